@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Runs the official protobuf conformance suite against protojsonx.
+#
+#   conformance/run.sh                 # whole suite
+#   conformance/run.sh --test NAME ... # extra options are passed to the runner
+#
+# Builds the testee (release), installs the runner (conformance/install-runner.sh),
+# runs it with --enforce_recommended and conformance/failure_list.txt, saves the
+# runner output to .cache/conformance/runner.log and the runner's output files
+# (failing_tests.txt etc.) to .cache/conformance/out/, prints the summary lines,
+# and exits non-zero if the runner reports anything unexpected.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."   # repo root
+
+CACHE=.cache/conformance
+LOG="$CACHE/runner.log"
+OUT="$CACHE/out"
+FAILURE_LIST=conformance/failure_list.txt
+TESTEE="${CARGO_TARGET_DIR:-target}/release/protojsonx-conformance"
+
+cargo build --release -p protojsonx-conformance
+conformance/install-runner.sh
+
+# --output_dir matters: without it the runner writes failing_tests.txt to "/".
+rm -rf "$OUT"
+mkdir -p "$OUT"
+
+echo "run.sh: running the conformance suite (log: $LOG)"
+rc=0
+"$CACHE/runner" \
+  --enforce_recommended \
+  --failure_list "$FAILURE_LIST" \
+  --output_dir "$OUT" \
+  "$@" \
+  "$TESTEE" >"$LOG" 2>&1 || rc=$?
+
+# One summary line per suite (binary+JSON suite, then text-format suite), e.g.
+#   CONFORMANCE SUITE PASSED: 0 successes, 2779 skipped, 0 expected failures, 0 unexpected failures.
+# The runner exits 1 (and stops) after the first suite that FAILED; a suite also
+# fails on stale failure-list entries (tests that now pass, unknown names).
+summary="$(grep '^CONFORMANCE SUITE' "$LOG" || true)"
+echo "${summary:-run.sh: no summary line in $LOG}"
+
+if [[ $rc -ne 0 || -z "$summary" ]] || grep -q 'FAILED' <<<"$summary" \
+   || grep -qv ' 0 unexpected failures' <<<"$summary"; then
+  echo "run.sh: CONFORMANCE FAILED (runner exit code $rc)" >&2
+  # The runner's explanations ("These tests failed..." sections with test names),
+  # without the per-test ERROR/WARNING details and the log noise.
+  grep -vE '^(I0000|W0000|WARNING|ERROR, test=|CONFORMANCE)' "$LOG" | grep -v '^$' | head -n 200 >&2 || true
+  echo "run.sh: first failure details:" >&2
+  grep '^ERROR, test=' "$LOG" | head -n 20 | cut -c1-600 >&2 || true
+  echo "run.sh: full log: $LOG; lists to fix $FAILURE_LIST with: $OUT/" >&2
+  ls "$OUT" >&2 || true
+  exit 1
+fi
+echo "run.sh: conformance OK"

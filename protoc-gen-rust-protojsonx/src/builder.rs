@@ -1,0 +1,117 @@
+//! The build.rs front end: `.proto` files in, prost structs plus JSON code out
+//! in `OUT_DIR`, with no `protoc` needed.
+//!
+//! ```no_run
+//! // build.rs
+//! fn main() -> std::io::Result<()> {
+//!     protoc_gen_rust_protojsonx::Builder::new()
+//!         .include("proto")
+//!         .compile(&["proto/shop/v1/order.proto"])
+//! }
+//! ```
+//!
+//! ```ignore
+//! // src/lib.rs
+//! pub mod shop {
+//!     include!(concat!(env!("OUT_DIR"), "/shop.v1.rs"));
+//! }
+//! ```
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+use prost::Message;
+use prost_types::{FileDescriptorProto, FileDescriptorSet};
+
+use crate::config::Config;
+
+/// Compiles `.proto` files from build.rs into `<package>.rs` files in `OUT_DIR`.
+///
+/// The files are parsed in Rust by protobuf-parse; when the `PROTOC`
+/// environment variable names a `protoc` binary, that is used instead.
+#[derive(Debug, Clone, Default)]
+pub struct Builder {
+    config: Config,
+    includes: Vec<PathBuf>,
+    out_dir: Option<PathBuf>,
+}
+
+impl Builder {
+    /// A builder with the default [`Config`] and no include paths.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a directory that imports are resolved against. The `.proto` files
+    /// given to [`compile`](Self::compile) must be under one of them.
+    pub fn include(&mut self, dir: impl AsRef<Path>) -> &mut Self {
+        self.includes.push(dir.as_ref().to_path_buf());
+        self
+    }
+
+    /// Writes to `dir` instead of `OUT_DIR`.
+    pub fn out_dir(&mut self, dir: impl AsRef<Path>) -> &mut Self {
+        self.out_dir = Some(dir.as_ref().to_path_buf());
+        self
+    }
+
+    /// Changes the generation settings, shared with the protoc plugin.
+    pub fn configure(&mut self, change: impl FnOnce(&mut Config)) -> &mut Self {
+        change(&mut self.config);
+        self
+    }
+
+    /// Parses `protos` (and what they import) and generates code for them.
+    pub fn compile(&self, protos: &[impl AsRef<Path>]) -> io::Result<()> {
+        let mut parser = protobuf_parse::Parser::new();
+        match std::env::var_os("PROTOC") {
+            Some(protoc) => parser.protoc().protoc_path(Path::new(&protoc)),
+            None => parser.pure(),
+        };
+        parser
+            .includes(&self.includes)
+            .inputs(protos.iter().map(AsRef::as_ref));
+        let parsed = parser
+            .parse_and_typecheck()
+            .map_err(|e| io::Error::other(format!("{e:#}")))?;
+        let to_generate: Vec<String> = parsed
+            .relative_paths
+            .iter()
+            .map(|p| p.to_string())
+            .collect();
+        let mut set = protobuf::descriptor::FileDescriptorSet::new();
+        set.file = parsed.file_descriptors;
+        let set = FileDescriptorSet::decode(protobuf::Message::write_to_bytes(&set)?.as_slice())?;
+        for proto in protos {
+            println!("cargo:rerun-if-changed={}", proto.as_ref().display());
+        }
+        for dir in &self.includes {
+            println!("cargo:rerun-if-changed={}", dir.display());
+        }
+        self.write(&set.file, &to_generate)
+    }
+
+    /// Generates code for the files named in `to_generate`, out of an already
+    /// compiled descriptor set holding them and their imports (for example
+    /// from `protoc --include_imports --descriptor_set_out`).
+    pub fn compile_fds(&self, set: FileDescriptorSet, to_generate: &[String]) -> io::Result<()> {
+        self.write(&set.file, to_generate)
+    }
+
+    fn write(&self, files: &[FileDescriptorProto], to_generate: &[String]) -> io::Result<()> {
+        let out_dir = match &self.out_dir {
+            Some(dir) => dir.clone(),
+            None => std::env::var_os("OUT_DIR")
+                .map(PathBuf::from)
+                .ok_or_else(|| {
+                    io::Error::other("OUT_DIR is not set: call from build.rs or set out_dir")
+                })?,
+        };
+        let generated =
+            crate::generate(&self.config, files, to_generate).map_err(io::Error::other)?;
+        for file in generated {
+            std::fs::write(out_dir.join(&file.name), file.content)?;
+        }
+        Ok(())
+    }
+}

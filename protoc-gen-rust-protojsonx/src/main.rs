@@ -1,0 +1,31 @@
+//! `protoc-gen-rust-protojsonx`: the protoc/buf plugin. Reads a
+//! `CodeGeneratorRequest` on stdin, writes a `CodeGeneratorResponse` on stdout.
+
+use std::io::{Read, Write};
+use std::process::ExitCode;
+
+use prost::Message;
+use prost_types::compiler::CodeGeneratorRequest;
+
+fn main() -> ExitCode {
+    let mut input = Vec::new();
+    if let Err(e) = std::io::stdin().read_to_end(&mut input) {
+        eprintln!("protoc-gen-rust-protojsonx: cannot read the request: {e}");
+        return ExitCode::FAILURE;
+    }
+    let request = match CodeGeneratorRequest::decode(input.as_slice()) {
+        Ok(request) => request,
+        Err(e) => {
+            eprintln!(
+                "protoc-gen-rust-protojsonx: stdin is not a CodeGeneratorRequest (run me from protoc or buf): {e}"
+            );
+            return ExitCode::FAILURE;
+        }
+    };
+    let response = protoc_gen_rust_protojsonx::execute(request);
+    if let Err(e) = std::io::stdout().write_all(&response.encode_to_vec()) {
+        eprintln!("protoc-gen-rust-protojsonx: cannot write the response: {e}");
+        return ExitCode::FAILURE;
+    }
+    ExitCode::SUCCESS
+}

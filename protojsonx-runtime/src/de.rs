@@ -1,0 +1,458 @@
+//! The decoder generated code reads through: the tokenizer, the options and the depth budget.
+//!
+//! Generated `read_json` bodies call [`Decoder::read_object`] with a closure
+//! that matches keys to fields, and read each value with the typed methods
+//! here. Every method either consumes exactly one JSON value or returns an error.
+
+use crate::error::{Error, ErrorKind};
+use crate::map::{JsonMap, MapKey};
+use crate::num::{self, NumError};
+use crate::options::DecodeOptions;
+use crate::read::{Peek, Reader};
+use crate::{JsonEnum, ProtoJson, base64};
+
+/// Reads ProtoJSON values from a byte slice. Part of the contract with generated code.
+pub struct Decoder<'a> {
+    r: Reader<'a>,
+    opts: DecodeOptions,
+    depth_left: u32,
+    /// While the fields of a message packed in a `google.protobuf.Any` are
+    /// read inline: the depth budget left inside that object (which tells
+    /// its keys apart from those of nested objects), and whether its `@type`
+    /// key was met. See [`read_any_body`](Self::read_any_body).
+    any_body: Option<(u32, bool)>,
+}
+
+impl<'a> Decoder<'a> {
+    /// A decoder at the start of `input`.
+    pub(crate) fn new(input: &'a [u8], opts: DecodeOptions) -> Self {
+        Decoder {
+            r: Reader::new(input),
+            opts,
+            depth_left: opts.max_depth,
+            any_body: None,
+        }
+    }
+
+    /// Checks that only whitespace is left after the top-level value.
+    pub(crate) fn finish(&mut self) -> Result<(), Error> {
+        self.r.finish()
+    }
+
+    /// Whether unknown fields and enum names are skipped rather than rejected.
+    #[inline]
+    pub fn ignore_unknown_fields(&self) -> bool {
+        self.opts.ignore_unknown_fields
+    }
+
+    /// Takes one level of the nesting budget, before an object or array.
+    #[inline]
+    fn enter(&mut self) -> Result<(), Error> {
+        match self.depth_left.checked_sub(1) {
+            Some(left) => {
+                self.depth_left = left;
+                Ok(())
+            }
+            None => {
+                self.r.peek();
+                Err(self.r.depth_error())
+            }
+        }
+    }
+
+    /// Gives back the level taken by [`enter`](Self::enter).
+    #[inline]
+    fn leave(&mut self) {
+        self.depth_left += 1;
+    }
+
+    /// An error about the value starting at `offset`.
+    #[cold]
+    pub(crate) fn invalid_at(&self, offset: usize, message: String) -> Error {
+        self.r.error_at(offset, ErrorKind::InvalidValue, message)
+    }
+
+    /// The error for a value of the wrong JSON type.
+    #[cold]
+    pub(crate) fn expected(&self, what: &str, found: Peek) -> Error {
+        let kind = if found == Peek::End {
+            ErrorKind::Eof
+        } else {
+            ErrorKind::InvalidValue
+        };
+        let message = format!("expected {what}, found {}", found.describe());
+        self.r.error(kind, message)
+    }
+
+    /// Reads an object, calling `field` with each key; `field` must consume the value.
+    /// Errors from `field` get the key added to their path.
+    #[inline]
+    pub fn read_object(
+        &mut self,
+        mut field: impl FnMut(&mut Self, &[u8]) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        let found = self.r.peek();
+        if found != Peek::Object {
+            return Err(self.expected("object", found));
+        }
+        self.enter()?;
+        self.r.begin_object()?;
+        let mut first = true;
+        while let Some(key) = self.r.next_key(&mut first)? {
+            if let Err(e) = field(self, key.as_bytes()) {
+                return Err(e.in_field(key.as_bytes()));
+            }
+        }
+        self.leave();
+        Ok(())
+    }
+
+    /// Marks a field as read, failing if it was read before in this object.
+    #[inline]
+    pub fn mark_seen(&mut self, seen: &mut bool) -> Result<(), Error> {
+        if std::mem::replace(seen, true) {
+            return Err(self.duplicate("duplicate field".into()));
+        }
+        Ok(())
+    }
+
+    /// Marks a oneof as set, failing if another of its members was set in this object.
+    #[inline]
+    pub fn mark_oneof(&mut self, seen: &mut bool, oneof: &'static str) -> Result<(), Error> {
+        if std::mem::replace(seen, true) {
+            return Err(self.duplicate(format!("more than one field of oneof `{oneof}` is set")));
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn duplicate(&mut self, message: String) -> Error {
+        self.r.peek();
+        self.r.error(ErrorKind::DuplicateField, message)
+    }
+
+    /// Consumes `null` if it is the next value; reports whether it was.
+    /// For most fields `null` means "not set".
+    #[inline]
+    pub fn take_null(&mut self) -> bool {
+        self.r.null()
+    }
+
+    /// Handles a key that names no field: skips its value when unknown fields
+    /// are ignored, else fails.
+    pub fn unknown_field(&mut self, key: &[u8]) -> Result<(), Error> {
+        if key == b"@type"
+            && let Some((depth, seen)) = &mut self.any_body
+            && *depth == self.depth_left
+        {
+            // The type URL of the `Any` whose packed message is being read:
+            // found before by the `Any` reader, skipped here.
+            if std::mem::replace(seen, true) {
+                return Err(self.duplicate("duplicate \"@type\" field".into()));
+            }
+            return self.skip_value();
+        }
+        if self.opts.ignore_unknown_fields {
+            self.skip_value()
+        } else {
+            self.r.peek();
+            Err(self
+                .r
+                .error(ErrorKind::UnknownField, "unknown field".into()))
+        }
+    }
+
+    /// Skips whitespace and classifies the next value, for the well-known
+    /// types whose JSON form depends on it (`google.protobuf.Value`, `Any`).
+    #[inline]
+    pub(crate) fn peek(&mut self) -> Peek {
+        self.r.peek()
+    }
+
+    /// The byte offset where the next value starts, for error locations.
+    pub(crate) fn offset(&mut self) -> usize {
+        self.r.peek();
+        self.r.offset()
+    }
+
+    /// A copy of the tokenizer at the current position, to look ahead
+    /// (for the `@type` of an `Any`) without consuming input.
+    pub(crate) fn lookahead(&self) -> Reader<'a> {
+        self.r.clone()
+    }
+
+    /// The nesting budget left at the current position.
+    pub(crate) fn depth_left(&self) -> u32 {
+        self.depth_left
+    }
+
+    /// Reads the object at the current position into `msg` as the body of a
+    /// `google.protobuf.Any`: its own `@type` key (once) is skipped rather
+    /// than treated as an unknown field; everything else reads as usual.
+    pub(crate) fn read_any_body<M: ProtoJson>(&mut self, msg: &mut M) -> Result<(), Error> {
+        // The object's keys are read with one level less than is left now.
+        let inside = self.depth_left.saturating_sub(1);
+        let outer = self.any_body.replace((inside, false));
+        let result = msg.read_json(self);
+        self.any_body = outer;
+        result
+    }
+
+    /// Skips one value of any kind, within the nesting budget.
+    pub fn skip_value(&mut self) -> Result<(), Error> {
+        self.r.skip_value(self.depth_left)
+    }
+
+    /// Reads a bool: only `true` or `false`.
+    #[inline]
+    pub fn read_bool(&mut self) -> Result<bool, Error> {
+        match self.r.peek() {
+            Peek::True | Peek::False => self.r.boolean(),
+            found => Err(self.expected("bool", found)),
+        }
+    }
+
+    /// Reads an int32, sint32 or sfixed32 from a number or a numeric string.
+    #[inline]
+    pub fn read_i32(&mut self) -> Result<i32, Error> {
+        self.int("int32")
+    }
+
+    /// Reads a uint32 or fixed32 from a number or a numeric string.
+    #[inline]
+    pub fn read_u32(&mut self) -> Result<u32, Error> {
+        self.int("uint32")
+    }
+
+    /// Reads an int64, sint64 or sfixed64 from a number or a numeric string.
+    #[inline]
+    pub fn read_i64(&mut self) -> Result<i64, Error> {
+        self.int("int64")
+    }
+
+    /// Reads a uint64 or fixed64 from a number or a numeric string.
+    #[inline]
+    pub fn read_u64(&mut self) -> Result<u64, Error> {
+        self.int("uint64")
+    }
+
+    /// Reads an integer of the type named `what`; exponent forms are accepted
+    /// when exact, fractions and out-of-range values are not.
+    fn int<T: num::Int>(&mut self, what: &str) -> Result<T, Error> {
+        let found = self.r.peek();
+        let start = self.r.offset();
+        let parsed = match found {
+            Peek::Number => num::parse_int(self.r.number()?),
+            Peek::String => num::parse_int(&self.r.string()?),
+            _ => return Err(self.expected(what, found)),
+        };
+        parsed.map_err(|e| self.invalid_number(start, what, e))
+    }
+
+    #[cold]
+    fn invalid_number(&self, start: usize, what: &str, e: NumError) -> Error {
+        self.invalid_at(start, format!("invalid value for {what}: {e}"))
+    }
+
+    /// Reads a double from a number, a numeric string, or `"NaN"`, `"Infinity"`, `"-Infinity"`.
+    #[inline]
+    pub fn read_f64(&mut self) -> Result<f64, Error> {
+        self.float("double", num::parse_f64, |special| match special {
+            Special::NaN => f64::NAN,
+            Special::Infinity => f64::INFINITY,
+            Special::NegInfinity => f64::NEG_INFINITY,
+        })
+    }
+
+    /// Reads a float like [`read_f64`](Self::read_f64); values beyond f32's range are errors.
+    #[inline]
+    pub fn read_f32(&mut self) -> Result<f32, Error> {
+        self.float("float", num::parse_f32, |special| match special {
+            Special::NaN => f32::NAN,
+            Special::Infinity => f32::INFINITY,
+            Special::NegInfinity => f32::NEG_INFINITY,
+        })
+    }
+
+    fn float<T>(
+        &mut self,
+        what: &str,
+        parse: fn(&str) -> Result<T, NumError>,
+        special: fn(Special) -> T,
+    ) -> Result<T, Error> {
+        let found = self.r.peek();
+        let start = self.r.offset();
+        let parsed = match found {
+            Peek::Number => parse(self.r.number()?),
+            Peek::String => match &*self.r.string()? {
+                "NaN" => Ok(special(Special::NaN)),
+                "Infinity" => Ok(special(Special::Infinity)),
+                "-Infinity" => Ok(special(Special::NegInfinity)),
+                text => parse(text),
+            },
+            _ => return Err(self.expected(what, found)),
+        };
+        parsed.map_err(|e| self.invalid_number(start, what, e))
+    }
+
+    /// Reads a string.
+    #[inline]
+    pub fn read_string(&mut self) -> Result<String, Error> {
+        match self.r.peek() {
+            Peek::String => self.r.string().map(|s| s.into_owned()),
+            found => Err(self.expected("string", found)),
+        }
+    }
+
+    /// Reads bytes from base64, standard or URL-safe, padded or not.
+    #[inline]
+    pub fn read_bytes<B: From<Vec<u8>>>(&mut self) -> Result<B, Error> {
+        let found = self.r.peek();
+        if found != Peek::String {
+            return Err(self.expected("base64 string", found));
+        }
+        let start = self.r.offset();
+        let text = self.r.string()?;
+        base64::decode(text.as_bytes())
+            .map(B::from)
+            .map_err(|e| self.invalid_at(start, format!("invalid value for bytes: {e}")))
+    }
+
+    /// Reads an enum value by name or number. `None` means an unknown name was
+    /// skipped because unknown fields are ignored; the field is then left as it was.
+    #[inline]
+    pub fn read_enum<E: JsonEnum>(&mut self) -> Result<Option<i32>, Error> {
+        let found = self.r.peek();
+        let start = self.r.offset();
+        match found {
+            Peek::String => {
+                let name = self.r.string()?;
+                match E::value_of(name.as_bytes()) {
+                    Some(v) => Ok(Some(v)),
+                    None if self.opts.ignore_unknown_fields => Ok(None),
+                    None => Err(self.invalid_at(
+                        start,
+                        format!("unknown value {name:?} for enum {}", E::NAME),
+                    )),
+                }
+            }
+            Peek::Number => self.int("enum").map(Some),
+            Peek::Null if E::IS_NULL_VALUE => Ok(self.r.null().then_some(0)),
+            _ => Err(self.expected(&format!("enum {}", E::NAME), found)),
+        }
+    }
+
+    /// Reads a message into `msg`, merging with what it holds.
+    #[inline]
+    pub fn read_message<M: ProtoJson>(&mut self, msg: &mut M) -> Result<(), Error> {
+        msg.read_json(self)
+    }
+
+    /// Reads a new message; the type is inferred from where it goes.
+    #[inline]
+    pub fn new_message<M: ProtoJson>(&mut self) -> Result<M, Error> {
+        let mut msg = M::default();
+        msg.read_json(self)?;
+        Ok(msg)
+    }
+
+    /// Reads an array, appending each element that `read` returns to `list`.
+    #[inline]
+    pub fn read_list<T>(
+        &mut self,
+        list: &mut Vec<T>,
+        mut read: impl FnMut(&mut Self) -> Result<T, Error>,
+    ) -> Result<(), Error> {
+        self.list_of(list, |d| read(d).map(Some))
+    }
+
+    /// Reads an array of enum values; unknown names are skipped when unknown fields are ignored.
+    pub fn read_enum_list<E: JsonEnum>(&mut self, list: &mut Vec<i32>) -> Result<(), Error> {
+        self.list_of(list, Self::read_enum::<E>)
+    }
+
+    fn list_of<T>(
+        &mut self,
+        list: &mut Vec<T>,
+        mut read: impl FnMut(&mut Self) -> Result<Option<T>, Error>,
+    ) -> Result<(), Error> {
+        let found = self.r.peek();
+        if found != Peek::Array {
+            return Err(self.expected("array", found));
+        }
+        self.enter()?;
+        self.r.begin_array()?;
+        let mut first = true;
+        let mut index = 0;
+        while self.r.next_element(&mut first)? {
+            match read(self) {
+                Ok(Some(item)) => list.push(item),
+                Ok(None) => {}
+                Err(e) => return Err(e.in_index(index)),
+            }
+            index += 1;
+        }
+        self.leave();
+        Ok(())
+    }
+
+    /// Reads an object into a map field, each value through `read`.
+    /// Duplicate keys are errors.
+    #[inline]
+    pub fn read_map<K: MapKey, V>(
+        &mut self,
+        map: &mut impl JsonMap<K, V>,
+        mut read: impl FnMut(&mut Self) -> Result<V, Error>,
+    ) -> Result<(), Error> {
+        self.map_of(map, |d| read(d).map(Some))
+    }
+
+    /// Reads an object into a map whose values are enums.
+    pub fn read_enum_map<K: MapKey, E: JsonEnum>(
+        &mut self,
+        map: &mut impl JsonMap<K, i32>,
+    ) -> Result<(), Error> {
+        self.map_of(map, Self::read_enum::<E>)
+    }
+
+    fn map_of<K: MapKey, V>(
+        &mut self,
+        map: &mut impl JsonMap<K, V>,
+        mut read: impl FnMut(&mut Self) -> Result<Option<V>, Error>,
+    ) -> Result<(), Error> {
+        let found = self.r.peek();
+        if found != Peek::Object {
+            return Err(self.expected("object", found));
+        }
+        self.enter()?;
+        self.r.begin_object()?;
+        let mut first = true;
+        while let Some(key) = self.r.next_key(&mut first)? {
+            let start = self.r.offset();
+            let parsed = K::parse_key(&key).map_err(|m| self.invalid_at(start, m).in_key(&key))?;
+            match read(self) {
+                Ok(Some(value)) => {
+                    if !map.insert_new(parsed, value) {
+                        let e = self.r.error_at(
+                            start,
+                            ErrorKind::DuplicateField,
+                            "duplicate map key".into(),
+                        );
+                        return Err(e.in_key(&key));
+                    }
+                }
+                Ok(None) => {}
+                Err(e) => return Err(e.in_key(&key)),
+            }
+        }
+        self.leave();
+        Ok(())
+    }
+}
+
+/// The non-finite float values ProtoJSON spells as strings.
+enum Special {
+    NaN,
+    Infinity,
+    NegInfinity,
+}

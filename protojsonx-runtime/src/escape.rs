@@ -1,0 +1,278 @@
+//! JSON string output (RFC 8259 §7).
+//!
+//! The encoder writes every string field, map key and enum name through
+//! [`write_str`], so this is the hot path of encoding: runs of bytes that need
+//! no escaping are copied with a single `extend_from_slice`, and the decision
+//! per byte is one lookup in the [`ESCAPE`] table.
+
+/// Marker in [`ESCAPE`]: the byte is copied verbatim.
+const __: u8 = 0;
+/// Marker in [`ESCAPE`]: the byte is written as `\u00XX`.
+const UU: u8 = b'u';
+/// Marker in [`ESCAPE`]: backspace, written as `\b`.
+const BB: u8 = b'b';
+/// Marker in [`ESCAPE`]: horizontal tab, written as `\t`.
+const TT: u8 = b't';
+/// Marker in [`ESCAPE`]: line feed, written as `\n`.
+const NN: u8 = b'n';
+/// Marker in [`ESCAPE`]: form feed, written as `\f`.
+const FF: u8 = b'f';
+/// Marker in [`ESCAPE`]: carriage return, written as `\r`.
+const RR: u8 = b'r';
+/// Marker in [`ESCAPE`]: quotation mark, written as `\"`.
+const QU: u8 = b'"';
+/// Marker in [`ESCAPE`]: reverse solidus, written as `\\`.
+const BS: u8 = b'\\';
+
+/// For each byte value: 0 if the byte is copied verbatim, otherwise the
+/// character that follows the backslash in its escape (`u` meaning the
+/// `\u00XX` form). Only control characters, `"` and `\` are escaped, as
+/// RFC 8259 requires; DEL and all non-ASCII bytes (parts of valid UTF-8
+/// sequences, since the input is a `&str`) are copied.
+static ESCAPE: [u8; 256] = [
+    //   1   2   3   4   5   6   7   8   9   A   B   C   D   E   F
+    UU, UU, UU, UU, UU, UU, UU, UU, BB, TT, NN, UU, FF, RR, UU, UU, // 0
+    UU, UU, UU, UU, UU, UU, UU, UU, UU, UU, UU, UU, UU, UU, UU, UU, // 1
+    __, __, QU, __, __, __, __, __, __, __, __, __, __, __, __, __, // 2
+    __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, // 3
+    __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, // 4
+    __, __, __, __, __, __, __, __, __, __, __, __, BS, __, __, __, // 5
+    __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, // 6
+    __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, // 7
+    __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, // 8
+    __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, // 9
+    __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, // A
+    __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, // B
+    __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, // C
+    __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, // D
+    __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, // E
+    __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, // F
+];
+
+/// Lowercase hexadecimal digits, used for the `\u00XX` escapes of control
+/// characters (always lowercase, so output is deterministic).
+static HEX: [u8; 16] = *b"0123456789abcdef";
+
+/// Appends `s` as a complete JSON string literal (with the surrounding quotes)
+/// to `out`.
+///
+/// Escapes exactly what RFC 8259 requires (`"`, `\` and U+0000..U+001F, using
+/// the short forms `\b \f \n \r \t` where they exist) and copies everything
+/// else, including non-ASCII UTF-8, verbatim.
+pub(crate) fn write_str(out: &mut Vec<u8>, s: &str) {
+    let bytes = s.as_bytes();
+    out.reserve(bytes.len() + 2);
+    out.push(b'"');
+    // `start` is the first byte not yet copied; `start <= i` always holds.
+    let mut start = 0;
+    for (i, &byte) in bytes.iter().enumerate() {
+        let escape = ESCAPE[usize::from(byte)];
+        if escape == __ {
+            continue;
+        }
+        out.extend_from_slice(&bytes[start..i]);
+        if escape == UU {
+            out.extend_from_slice(&[
+                b'\\',
+                b'u',
+                b'0',
+                b'0',
+                HEX[usize::from(byte >> 4)],
+                HEX[usize::from(byte & 0xf)],
+            ]);
+        } else {
+            out.extend_from_slice(&[b'\\', escape]);
+        }
+        start = i + 1;
+    }
+    out.extend_from_slice(&bytes[start..]);
+    out.push(b'"');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::write_str;
+
+    /// Runs [`write_str`] into a fresh buffer and returns the text.
+    fn esc(s: &str) -> String {
+        let mut out = Vec::new();
+        write_str(&mut out, s);
+        String::from_utf8(out).expect("escaper output must be UTF-8")
+    }
+
+    /// Obviously-correct, character-at-a-time reference escaper.
+    fn reference(s: &str) -> String {
+        let mut out = String::from("\"");
+        for c in s.chars() {
+            match c {
+                '"' => out.push_str("\\\""),
+                '\\' => out.push_str("\\\\"),
+                '\u{8}' => out.push_str("\\b"),
+                '\u{c}' => out.push_str("\\f"),
+                '\n' => out.push_str("\\n"),
+                '\r' => out.push_str("\\r"),
+                '\t' => out.push_str("\\t"),
+                c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+                c => out.push(c),
+            }
+        }
+        out.push('"');
+        out
+    }
+
+    /// Tiny JSON string-literal decoder (for the escapes `write_str` emits).
+    fn unescape(lit: &str) -> String {
+        let inner = lit
+            .strip_prefix('"')
+            .and_then(|s| s.strip_suffix('"'))
+            .expect("quoted");
+        let mut out = String::new();
+        let mut chars = inner.chars();
+        while let Some(c) = chars.next() {
+            assert!(c as u32 >= 0x20, "raw control character in output");
+            assert_ne!(c, '"', "raw quote in output");
+            if c != '\\' {
+                out.push(c);
+                continue;
+            }
+            match chars.next().expect("escape") {
+                '"' => out.push('"'),
+                '\\' => out.push('\\'),
+                '/' => out.push('/'),
+                'b' => out.push('\u{8}'),
+                'f' => out.push('\u{c}'),
+                'n' => out.push('\n'),
+                'r' => out.push('\r'),
+                't' => out.push('\t'),
+                'u' => {
+                    let hex: String = chars.by_ref().take(4).collect();
+                    let code = u32::from_str_radix(&hex, 16).expect("hex");
+                    out.push(char::from_u32(code).expect("scalar"));
+                }
+                other => panic!("unexpected escape {other:?}"),
+            }
+        }
+        out
+    }
+
+    /// xorshift64 PRNG, so the random tests need no dependencies.
+    struct Rng(u64);
+    impl Rng {
+        /// Returns the next pseudo-random value.
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+    }
+
+    #[test]
+    fn every_ascii_byte() {
+        for b in 0u8..=0x7f {
+            let s = char::from(b).to_string();
+            let expected = match b {
+                b'"' => "\"\\\"\"".to_string(),
+                b'\\' => "\"\\\\\"".to_string(),
+                0x08 => "\"\\b\"".to_string(),
+                0x0c => "\"\\f\"".to_string(),
+                b'\n' => "\"\\n\"".to_string(),
+                b'\r' => "\"\\r\"".to_string(),
+                b'\t' => "\"\\t\"".to_string(),
+                0..=0x1f => format!("\"\\u{b:04x}\""),
+                _ => format!("\"{}\"", char::from(b)),
+            };
+            assert_eq!(esc(&s), expected, "byte {b:#04x}");
+            assert_eq!(esc(&s), reference(&s));
+            assert_eq!(unescape(&esc(&s)), s);
+        }
+        assert_eq!(esc("\u{1f}"), "\"\\u001f\"");
+        assert_eq!(esc("\u{0}"), "\"\\u0000\"");
+        assert_eq!(esc("\u{7f}"), "\"\u{7f}\"");
+    }
+
+    #[test]
+    fn empty_string() {
+        assert_eq!(esc(""), "\"\"");
+    }
+
+    #[test]
+    fn utf8_passthrough() {
+        let s = "h\u{e9}llo \u{2028}\u{2029} \u{10ffff} \u{1f600} \u{4e2d}\u{6587} \u{80}\u{7ff}\u{800}\u{ffff}";
+        assert_eq!(esc(s), format!("\"{s}\""));
+    }
+
+    #[test]
+    fn all_escapes() {
+        assert_eq!(esc("\"\"\\\\"), "\"\\\"\\\"\\\\\\\\\"");
+        assert_eq!(esc("\n\r\t\u{8}\u{c}\u{1}"), "\"\\n\\r\\t\\b\\f\\u0001\"");
+        let s: String = (0u8..0x20).map(char::from).collect();
+        assert_eq!(esc(&s), reference(&s));
+        assert_eq!(unescape(&esc(&s)), s);
+    }
+
+    #[test]
+    fn mixed_runs() {
+        assert_eq!(esc("ab\"cd\\ef\ngh"), "\"ab\\\"cd\\\\ef\\ngh\"");
+        assert_eq!(esc("\"abc"), "\"\\\"abc\"");
+        assert_eq!(esc("abc\""), "\"abc\\\"\"");
+    }
+
+    #[test]
+    fn appends_to_existing_buffer() {
+        let mut out = b"[".to_vec();
+        write_str(&mut out, "a\tb");
+        out.push(b',');
+        write_str(&mut out, "");
+        assert_eq!(out, b"[\"a\\tb\",\"\"");
+    }
+
+    #[test]
+    fn random_strings_match_reference() {
+        const POOL: &[char] = &[
+            'a',
+            'Z',
+            '0',
+            ' ',
+            '"',
+            '\\',
+            '/',
+            '\n',
+            '\r',
+            '\t',
+            '\u{0}',
+            '\u{8}',
+            '\u{c}',
+            '\u{1f}',
+            '\u{7f}',
+            '\u{80}',
+            '\u{e9}',
+            '\u{7ff}',
+            '\u{800}',
+            '\u{2028}',
+            '\u{fffd}',
+            '\u{ffff}',
+            '\u{10000}',
+            '\u{1f600}',
+            '\u{10ffff}',
+        ];
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        for _ in 0..5000 {
+            let len = (rng.next() % 40) as usize;
+            let s: String = (0..len)
+                .map(|_| {
+                    let r = rng.next();
+                    if r & 3 == 0 {
+                        // Any scalar value at all.
+                        char::from_u32((r >> 8) as u32 % 0x11_0000).unwrap_or('x')
+                    } else {
+                        POOL[(r >> 8) as usize % POOL.len()]
+                    }
+                })
+                .collect();
+            let got = esc(&s);
+            assert_eq!(got, reference(&s), "input {s:?}");
+            assert_eq!(unescape(&got), s);
+        }
+    }
+}

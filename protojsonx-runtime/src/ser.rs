@@ -1,0 +1,303 @@
+//! The encoder generated code writes through: a byte buffer plus the options.
+//!
+//! Generated `write_json` bodies call these methods in field order. Keys come
+//! pre-escaped and pre-quoted from the generator, so writing a field is a
+//! comma check and two `extend_from_slice` calls.
+
+use crate::error::Error;
+use crate::map::MapKey;
+use crate::options::EncodeOptions;
+use crate::{JsonEnum, ProtoJson, base64, escape, num};
+
+/// Writes ProtoJSON into a byte buffer. Part of the contract with generated code.
+pub struct Encoder<'a> {
+    out: &'a mut Vec<u8>,
+    opts: EncodeOptions,
+    /// The first error met. Encoding goes on to the end (the output is then
+    /// discarded), which keeps every write infallible and the hot path free of checks.
+    error: Option<Error>,
+}
+
+impl<'a> Encoder<'a> {
+    /// An encoder that appends to `out`.
+    pub(crate) fn new(out: &'a mut Vec<u8>, opts: EncodeOptions) -> Self {
+        Encoder {
+            out,
+            opts,
+            error: None,
+        }
+    }
+
+    /// Records an error; the first one recorded is the one returned.
+    #[cold]
+    pub(crate) fn fail(&mut self, error: Error) {
+        self.error.get_or_insert(error);
+    }
+
+    /// Ends encoding: the error recorded, if any.
+    pub(crate) fn finish(self) -> Result<(), Error> {
+        self.error.map_or(Ok(()), Err)
+    }
+
+    /// The options in force.
+    pub(crate) fn options(&self) -> EncodeOptions {
+        self.opts
+    }
+
+    /// Whether fields without presence are written even at their default value.
+    #[inline]
+    pub fn emit_unpopulated(&self) -> bool {
+        self.opts.emit_unpopulated
+    }
+
+    /// Appends bytes that are already valid JSON text.
+    #[inline]
+    pub(crate) fn raw(&mut self, bytes: &[u8]) {
+        self.out.extend_from_slice(bytes);
+    }
+
+    /// Writes `{`.
+    #[inline]
+    pub fn begin_object(&mut self) {
+        self.out.push(b'{');
+    }
+
+    /// Writes `}`.
+    #[inline]
+    pub fn end_object(&mut self) {
+        self.out.push(b'}');
+    }
+
+    /// Starts a field: a comma unless it is the first in its object, then the key.
+    /// Both keys are complete JSON keys with the colon, like `"userId":`.
+    #[inline]
+    pub fn field(&mut self, json_key: &'static [u8], proto_key: &'static [u8]) {
+        self.separate(b'{');
+        self.out.extend_from_slice(if self.opts.use_proto_names {
+            proto_key
+        } else {
+            json_key
+        });
+    }
+
+    /// Writes a comma unless the value to come is the first after `open`.
+    #[inline]
+    fn separate(&mut self, open: u8) {
+        if self.out.last() != Some(&open) {
+            self.out.push(b',');
+        }
+    }
+
+    /// Writes `null`.
+    #[inline]
+    pub fn null(&mut self) {
+        self.out.extend_from_slice(b"null");
+    }
+
+    /// Writes a bool.
+    #[inline]
+    pub fn bool(&mut self, v: bool) {
+        self.out
+            .extend_from_slice(if v { b"true" as &[u8] } else { b"false" });
+    }
+
+    /// Writes an int32, sint32 or sfixed32 as a JSON number.
+    #[inline]
+    pub fn i32(&mut self, v: i32) {
+        self.out
+            .extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
+    }
+
+    /// Writes a uint32 or fixed32 as a JSON number.
+    #[inline]
+    pub fn u32(&mut self, v: u32) {
+        self.out
+            .extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
+    }
+
+    /// Writes an int64, sint64 or sfixed64 as a JSON string.
+    #[inline]
+    pub fn i64(&mut self, v: i64) {
+        self.quoted(itoa::Buffer::new().format(v).as_bytes());
+    }
+
+    /// Writes a uint64 or fixed64 as a JSON string.
+    #[inline]
+    pub fn u64(&mut self, v: u64) {
+        self.quoted(itoa::Buffer::new().format(v).as_bytes());
+    }
+
+    /// Writes `"` + `text` + `"` for text that needs no escaping.
+    #[inline]
+    fn quoted(&mut self, text: &[u8]) {
+        self.out.push(b'"');
+        self.out.extend_from_slice(text);
+        self.out.push(b'"');
+    }
+
+    /// Writes a double: shortest round-trip number, or `"NaN"`, `"Infinity"`, `"-Infinity"`.
+    #[inline]
+    pub fn f64(&mut self, v: f64) {
+        if v.is_finite() {
+            num::write_f64(self.out, v);
+        } else {
+            self.non_finite(v.is_nan(), v.is_sign_negative());
+        }
+    }
+
+    /// Writes a float, formatted as the shortest text that round-trips as f32.
+    #[inline]
+    pub fn f32(&mut self, v: f32) {
+        if v.is_finite() {
+            num::write_f32(self.out, v);
+        } else {
+            self.non_finite(v.is_nan(), v.is_sign_negative());
+        }
+    }
+
+    #[cold]
+    fn non_finite(&mut self, nan: bool, negative: bool) {
+        self.out.extend_from_slice(match (nan, negative) {
+            (true, _) => b"\"NaN\"" as &[u8],
+            (false, false) => b"\"Infinity\"",
+            (false, true) => b"\"-Infinity\"",
+        });
+    }
+
+    /// Writes a string, escaped per RFC 8259.
+    #[inline]
+    pub fn string(&mut self, v: &str) {
+        escape::write_str(self.out, v);
+    }
+
+    /// Writes bytes as standard base64 with padding.
+    #[inline]
+    pub fn bytes(&mut self, v: &[u8]) {
+        self.out.push(b'"');
+        base64::encode(v, self.out);
+        self.out.push(b'"');
+    }
+
+    /// Writes an enum value: its name, or its number when the option asks for
+    /// numbers or the value has no name (an unknown value of an open enum).
+    #[inline]
+    pub fn enumeration<E: JsonEnum>(&mut self, v: i32) {
+        if E::IS_NULL_VALUE {
+            return self.null();
+        }
+        match E::name_of(v) {
+            Some(name) if !self.opts.enums_as_ints => self.quoted(name.as_bytes()),
+            _ => self.i32(v),
+        }
+    }
+
+    /// Writes a message (or a well-known type in its special form).
+    #[inline]
+    pub fn message<M: ProtoJson>(&mut self, m: &M) {
+        m.write_json(self);
+    }
+
+    /// Writes a repeated field as an array, each element through `write`.
+    #[inline]
+    pub fn list<T>(&mut self, items: &[T], mut write: impl FnMut(&mut Self, &T)) {
+        self.out.push(b'[');
+        for item in items {
+            self.separate(b'[');
+            write(self, item);
+        }
+        self.out.push(b']');
+    }
+
+    /// Writes a map field as an object with keys in sorted order, each value through `write`.
+    pub fn map<'m, K, V, I>(&mut self, entries: I, mut write: impl FnMut(&mut Self, &V))
+    where
+        K: MapKey + 'm,
+        V: 'm,
+        I: IntoIterator<Item = (&'m K, &'m V)>,
+    {
+        let mut sorted: Vec<(&K, &V)> = entries.into_iter().collect();
+        sorted.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        self.out.push(b'{');
+        for (key, value) in sorted {
+            self.separate(b'{');
+            key.write_key(self.out);
+            self.out.push(b':');
+            write(self, value);
+        }
+        self.out.push(b'}');
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn encode(opts: EncodeOptions, f: impl FnOnce(&mut Encoder<'_>)) -> String {
+        let mut out = Vec::new();
+        f(&mut Encoder::new(&mut out, opts));
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn fields_are_separated_by_commas() {
+        let json = encode(EncodeOptions::new(), |e| {
+            e.begin_object();
+            e.field(b"\"a\":", b"\"a\":");
+            e.begin_object();
+            e.field(b"\"b\":", b"\"b\":");
+            e.i32(1);
+            e.end_object();
+            e.field(b"\"cD\":", b"\"c_d\":");
+            e.list(&[1, 2, 3], |e, v| e.u32(*v));
+            e.end_object();
+        });
+        assert_eq!(json, r#"{"a":{"b":1},"cD":[1,2,3]}"#);
+    }
+
+    #[test]
+    fn proto_names_pick_the_second_key() {
+        let json = encode(EncodeOptions::new().use_proto_names(true), |e| {
+            e.begin_object();
+            e.field(b"\"cD\":", b"\"c_d\":");
+            e.bool(true);
+            e.end_object();
+        });
+        assert_eq!(json, r#"{"c_d":true}"#);
+    }
+
+    #[test]
+    fn scalars_follow_the_protojson_forms() {
+        let json = encode(EncodeOptions::new(), |e| {
+            e.list(&[0], |e, _| {
+                e.i64(i64::MIN);
+                e.raw(b",");
+                e.u64(u64::MAX);
+                e.raw(b",");
+                e.i32(i32::MIN);
+                e.raw(b",");
+                e.f64(f64::NAN);
+                e.raw(b",");
+                e.f64(f64::NEG_INFINITY);
+                e.raw(b",");
+                e.f32(f32::INFINITY);
+                e.raw(b",");
+                e.f32(0.1);
+                e.raw(b",");
+                e.bytes(b"\xff\x00");
+                e.raw(b",");
+                e.string("a\"b");
+            })
+        });
+        assert_eq!(
+            json,
+            r#"["-9223372036854775808","18446744073709551615",-2147483648,"NaN","-Infinity","Infinity",0.1,"/wA=","a\"b"]"#
+        );
+    }
+
+    #[test]
+    fn map_keys_are_sorted_by_their_natural_order() {
+        let map: std::collections::HashMap<i32, bool> = [(10, true), (-1, false), (2, true)].into();
+        let json = encode(EncodeOptions::new(), |e| e.map(&map, |e, v| e.bool(*v)));
+        assert_eq!(json, r#"{"-1":false,"2":true,"10":true}"#);
+    }
+}

@@ -1,0 +1,663 @@
+//! `google.protobuf.Any`: the packed message's JSON with an `@type` key.
+//!
+//! A message whose JSON is an object of its fields is written with those
+//! fields inline: `{"@type": "type.googleapis.com/pkg.Msg", "f": 1}`. A
+//! well-known type with a special JSON form (Timestamp, Duration, FieldMask,
+//! Struct, Value, ListValue, the wrappers, Empty and Any itself, as in Go's
+//! protojson) is written under `"value"`:
+//! `{"@type": ".../google.protobuf.Duration", "value": "1s"}`. An empty `Any`
+//! (no type URL, no value) is `{}`.
+//!
+//! On input `@type` may come anywhere in the object: the reader first looks
+//! ahead for it with a copy of the tokenizer, resolves the type through the
+//! [registry](super::registry), then reads the object with that type's
+//! reader, which skips the `@type` key (see `Decoder::read_any_body`).
+
+use std::any::TypeId;
+use std::cell::Cell;
+
+use prost::Message;
+use prost_types::Any;
+
+use super::registry::{self, Entry};
+use crate::ProtoJson;
+use crate::de::Decoder;
+use crate::error::{Error, ErrorKind};
+use crate::read::Peek;
+use crate::ser::Encoder;
+
+/// The `@type` key, as the complete JSON key the encoder takes.
+const TYPE_KEY: &[u8] = b"\"@type\":";
+/// The `value` key of a well-known type packed in an `Any`.
+const VALUE_KEY: &[u8] = b"\"value\":";
+
+/// The deepest nesting of `Any`s written. Each packed message is decoded
+/// from bytes afresh, so without a bound a small binary input of `Any`s in
+/// `Any`s could make writing recurse without limit; 100 matches the default
+/// decoding depth, so whatever decodes from JSON also encodes back.
+const MAX_ANY_DEPTH: u32 = 100;
+
+thread_local! {
+    /// How many `Any`s this thread is writing, one inside the other.
+    static ANY_DEPTH: Cell<u32> = const { Cell::new(0) };
+}
+
+/// One level of [`ANY_DEPTH`], given back when dropped.
+struct AnyDepth;
+
+impl AnyDepth {
+    /// Takes a level, or `None` when [`MAX_ANY_DEPTH`] are taken.
+    fn enter() -> Option<AnyDepth> {
+        ANY_DEPTH.with(|depth| {
+            let now = depth.get();
+            (now < MAX_ANY_DEPTH).then(|| {
+                depth.set(now + 1);
+                AnyDepth
+            })
+        })
+    }
+}
+
+impl Drop for AnyDepth {
+    /// Gives the level back.
+    fn drop(&mut self) {
+        ANY_DEPTH.with(|depth| depth.set(depth.get().saturating_sub(1)));
+    }
+}
+
+/// Finds the registry entry for `type_url`: the message name is what
+/// follows the last `/`.
+fn resolve(type_url: &str) -> Result<Entry, String> {
+    let name = match type_url.rsplit_once('/') {
+        Some((_, name)) if !name.is_empty() => name,
+        _ => {
+            return Err(format!(
+                "invalid type URL {type_url:?} in google.protobuf.Any: expected a URL \
+                 ending in '/' and the full message name, like \
+                 \"type.googleapis.com/google.protobuf.Duration\""
+            ));
+        }
+    };
+    registry::lookup(name).ok_or_else(|| {
+        format!(
+            "unknown message type {name:?} in google.protobuf.Any (type URL {type_url:?}): \
+             register it with protojsonx_runtime::register, or call the \
+             register_protojsonx_types() function generated for its package"
+        )
+    })
+}
+
+/// `{"@type": url, ...}` with the packed message resolved through the registry.
+impl ProtoJson for Any {
+    const SPECIAL_JSON: bool = true;
+
+    fn write_json(&self, e: &mut Encoder<'_>) {
+        if self.type_url.is_empty() && self.value.is_empty() {
+            e.begin_object();
+            return e.end_object();
+        }
+        let entry = match resolve(&self.type_url) {
+            Ok(entry) => entry,
+            Err(message) => return fail(e, message),
+        };
+        let Some(_depth) = AnyDepth::enter() else {
+            let message =
+                format!("google.protobuf.Any values are nested more than {MAX_ANY_DEPTH} deep");
+            return fail(e, message);
+        };
+        (entry.write)(e, &self.type_url, &self.value);
+    }
+
+    fn read_json(&mut self, d: &mut Decoder<'_>) -> Result<(), Error> {
+        let found = d.peek();
+        if found != Peek::Object {
+            return Err(d.expected("object", found));
+        }
+        let start = d.offset();
+        match find_type_url(d)? {
+            Probe::Empty => d.skip_value(),
+            Probe::Missing if d.ignore_unknown_fields() => d.skip_value(),
+            Probe::Missing => Err(d.invalid_at(
+                start,
+                "missing \"@type\" field in google.protobuf.Any".into(),
+            )),
+            Probe::Found { type_url, offset } => {
+                let entry =
+                    resolve(&type_url).map_err(|m| d.invalid_at(offset, m).in_field(b"@type"))?;
+                self.value = (entry.read)(d, start)?;
+                self.type_url = type_url;
+                Ok(())
+            }
+        }
+    }
+}
+
+/// Records an encoding error and writes a placeholder (the output is discarded).
+#[cold]
+fn fail(e: &mut Encoder<'_>, message: String) {
+    e.fail(Error::encode(ErrorKind::Encode, message));
+    e.null();
+}
+
+/// What looking ahead through an `Any` object found.
+enum Probe {
+    /// The object is `{}`: the default `Any`.
+    Empty,
+    /// The object has keys but no `@type`.
+    Missing,
+    /// The first `@type`: its value and offset.
+    Found { type_url: String, offset: usize },
+}
+
+/// Looks ahead through the object at the decoder's position, without
+/// consuming it, for its first `@type` key.
+fn find_type_url(d: &Decoder<'_>) -> Result<Probe, Error> {
+    let mut r = d.lookahead();
+    let Some(depth_left) = d.depth_left().checked_sub(1) else {
+        r.peek();
+        return Err(r.depth_error());
+    };
+    r.begin_object()?;
+    let mut first = true;
+    let mut has_keys = false;
+    while let Some(key) = r.next_key(&mut first)? {
+        if key == "@type" {
+            let found = r.peek();
+            let offset = r.offset();
+            if found != Peek::String {
+                let message = format!("expected string for \"@type\", found {}", found.describe());
+                let kind = if found == Peek::End {
+                    ErrorKind::Eof
+                } else {
+                    ErrorKind::InvalidValue
+                };
+                return Err(r.error(kind, message).in_field(b"@type"));
+            }
+            let type_url = r.string()?.into_owned();
+            return Ok(Probe::Found { type_url, offset });
+        }
+        has_keys = true;
+        r.skip_value(depth_left)?;
+    }
+    Ok(if has_keys {
+        Probe::Missing
+    } else {
+        Probe::Empty
+    })
+}
+
+/// Writes an `Any` holding an `M`, whose binary encoding is `value`:
+/// `@type`, then `M`'s fields inline, or `M`'s special JSON under `value`.
+pub(crate) fn write_packed<M: ProtoJson + Message + Default + 'static>(
+    e: &mut Encoder<'_>,
+    type_url: &str,
+    value: &[u8],
+) {
+    let msg = match M::decode(value) {
+        Ok(msg) => msg,
+        Err(err) => {
+            let message = format!(
+                "cannot decode the value of the google.protobuf.Any of type {type_url:?}: {err}"
+            );
+            return fail(e, message);
+        }
+    };
+    e.begin_object();
+    e.field(TYPE_KEY, TYPE_KEY);
+    e.string(type_url);
+    if M::SPECIAL_JSON {
+        e.field(VALUE_KEY, VALUE_KEY);
+        msg.write_json(e);
+        return e.end_object();
+    }
+    // Write the message alone, then splice its fields in after `@type`.
+    let mut body = Vec::new();
+    let mut inner = Encoder::new(&mut body, e.options());
+    msg.write_json(&mut inner);
+    if let Err(err) = inner.finish() {
+        e.fail(err);
+    }
+    match body.split_first() {
+        Some((b'{', b"}")) => e.end_object(),
+        Some((b'{', fields)) => {
+            e.raw(b",");
+            e.raw(fields);
+        }
+        _ => {
+            let message = format!("the JSON of {type_url:?} is not an object");
+            e.fail(Error::encode(ErrorKind::Encode, message));
+            e.end_object();
+        }
+    }
+}
+
+/// Reads an `Any` object holding an `M` (its `@type` found already) and
+/// returns `M`'s binary encoding. `start` is the object's offset.
+pub(crate) fn read_packed<M: ProtoJson + Message + Default + 'static>(
+    d: &mut Decoder<'_>,
+    start: usize,
+) -> Result<Vec<u8>, Error> {
+    let mut msg = M::default();
+    if !M::SPECIAL_JSON {
+        d.read_any_body(&mut msg)?;
+        return Ok(msg.encode_to_vec());
+    }
+    let mut seen_type = false;
+    let mut seen_value = false;
+    d.read_object(|d, key| match key {
+        b"@type" => {
+            d.mark_seen(&mut seen_type)?;
+            d.skip_value()
+        }
+        b"value" => {
+            d.mark_seen(&mut seen_value)?;
+            msg.read_json(d)
+        }
+        _ => d.unknown_field(key),
+    })?;
+    // Like Go, tolerate an Empty without "value", as some runtimes write it.
+    if !seen_value && TypeId::of::<M>() != TypeId::of::<()>() {
+        let message = "missing \"value\" field in google.protobuf.Any of a well-known type";
+        return Err(d.invalid_at(start, message.into()));
+    }
+    Ok(msg.encode_to_vec())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::options::{DecodeOptions, EncodeOptions};
+    use prost_types::{Duration, Timestamp, Value};
+
+    /// A message as the generator would emit it.
+    #[derive(Clone, PartialEq, prost::Message)]
+    struct Point {
+        #[prost(int32, tag = "1")]
+        x: i32,
+        #[prost(message, optional, tag = "2")]
+        any: Option<Any>,
+        #[prost(message, optional, tag = "3")]
+        when: Option<Timestamp>,
+        #[prost(message, optional, boxed, tag = "4")]
+        child: Option<Box<Point>>,
+    }
+
+    impl ProtoJson for Point {
+        fn write_json(&self, e: &mut Encoder<'_>) {
+            e.begin_object();
+            if e.emit_unpopulated() || self.x != 0 {
+                e.field(b"\"x\":", b"\"x\":");
+                e.i32(self.x);
+            }
+            if let Some(v) = &self.any {
+                e.field(b"\"any\":", b"\"any\":");
+                e.message(v);
+            }
+            if let Some(v) = &self.when {
+                e.field(b"\"when\":", b"\"when\":");
+                e.message(v);
+            }
+            if let Some(v) = &self.child {
+                e.field(b"\"child\":", b"\"child\":");
+                e.message(v);
+            }
+            e.end_object();
+        }
+
+        fn read_json(&mut self, d: &mut Decoder<'_>) -> Result<(), Error> {
+            let mut seen = [false; 4];
+            d.read_object(|d, key| {
+                match key {
+                    b"x" => {
+                        d.mark_seen(&mut seen[0])?;
+                        if !d.take_null() {
+                            self.x = d.read_i32()?;
+                        }
+                    }
+                    b"any" => {
+                        d.mark_seen(&mut seen[1])?;
+                        if !d.take_null() {
+                            d.read_message(self.any.get_or_insert_with(Default::default))?;
+                        }
+                    }
+                    b"when" => {
+                        d.mark_seen(&mut seen[2])?;
+                        if !d.take_null() {
+                            d.read_message(self.when.get_or_insert_with(Default::default))?;
+                        }
+                    }
+                    b"child" => {
+                        d.mark_seen(&mut seen[3])?;
+                        if !d.take_null() {
+                            d.read_message(self.child.get_or_insert_with(Default::default))?;
+                        }
+                    }
+                    _ => d.unknown_field(key)?,
+                }
+                Ok(())
+            })
+        }
+    }
+
+    const POINT_URL: &str = "type.googleapis.com/any.test.Point";
+
+    fn register_point() {
+        crate::register::<Point>("any.test.Point");
+    }
+
+    fn pack<M: Message>(type_url: &str, msg: &M) -> Any {
+        Any {
+            type_url: type_url.into(),
+            value: msg.encode_to_vec(),
+        }
+    }
+
+    fn point(x: i32) -> Point {
+        Point {
+            x,
+            ..Point::default()
+        }
+    }
+
+    fn round_trip(any: &Any, json: &str) {
+        assert_eq!(crate::to_string(any).unwrap(), json);
+        assert_eq!(&crate::from_str::<Any>(json).unwrap(), any);
+    }
+
+    #[test]
+    fn registered_messages_are_inlined() {
+        register_point();
+        round_trip(
+            &pack(POINT_URL, &point(5)),
+            r#"{"@type":"type.googleapis.com/any.test.Point","x":5}"#,
+        );
+        round_trip(
+            &pack(POINT_URL, &point(0)),
+            r#"{"@type":"type.googleapis.com/any.test.Point"}"#,
+        );
+        let json = EncodeOptions::new()
+            .emit_unpopulated(true)
+            .to_string(&pack(POINT_URL, &point(0)))
+            .unwrap();
+        assert_eq!(
+            json,
+            r#"{"@type":"type.googleapis.com/any.test.Point","x":0}"#
+        );
+        // Any URL prefix works; the name after the last '/' picks the type.
+        round_trip(
+            &pack("example.com/a/b/any.test.Point", &point(1)),
+            r#"{"@type":"example.com/a/b/any.test.Point","x":1}"#,
+        );
+    }
+
+    #[test]
+    fn type_may_come_anywhere() {
+        register_point();
+        let json = r#" { "x" : 7, "when": "1970-01-01T00:00:01Z", "@type" : "type.googleapis.com/any.test.Point" } "#;
+        let any: Any = crate::from_str(json).unwrap();
+        let expected = Point {
+            x: 7,
+            when: Some(Timestamp {
+                seconds: 1,
+                nanos: 0,
+            }),
+            ..Point::default()
+        };
+        assert_eq!(any, pack(POINT_URL, &expected));
+        let json = r#"{"value": 3, "@type": "type.googleapis.com/google.protobuf.Int32Value"}"#;
+        assert_eq!(
+            crate::from_str::<Any>(json).unwrap(),
+            pack("type.googleapis.com/google.protobuf.Int32Value", &3i32)
+        );
+    }
+
+    #[test]
+    fn well_known_types_go_under_value() {
+        let cases: [(Any, &str); 6] = [
+            (
+                pack(
+                    "type.googleapis.com/google.protobuf.Duration",
+                    &Duration {
+                        seconds: 1,
+                        nanos: 500_000_000,
+                    },
+                ),
+                r#"{"@type":"type.googleapis.com/google.protobuf.Duration","value":"1.500s"}"#,
+            ),
+            (
+                pack("type.googleapis.com/google.protobuf.Int64Value", &5i64),
+                r#"{"@type":"type.googleapis.com/google.protobuf.Int64Value","value":"5"}"#,
+            ),
+            (
+                pack(
+                    "type.googleapis.com/google.protobuf.Value",
+                    &Value {
+                        kind: Some(prost_types::value::Kind::NullValue(0)),
+                    },
+                ),
+                r#"{"@type":"type.googleapis.com/google.protobuf.Value","value":null}"#,
+            ),
+            (
+                pack(
+                    "type.googleapis.com/google.protobuf.StringValue",
+                    &String::new(),
+                ),
+                r#"{"@type":"type.googleapis.com/google.protobuf.StringValue","value":""}"#,
+            ),
+            (
+                pack("type.googleapis.com/google.protobuf.Empty", &()),
+                r#"{"@type":"type.googleapis.com/google.protobuf.Empty","value":{}}"#,
+            ),
+            (
+                pack(
+                    "type.googleapis.com/google.protobuf.FieldMask",
+                    &prost_types::FieldMask {
+                        paths: vec!["a_b".into()],
+                    },
+                ),
+                r#"{"@type":"type.googleapis.com/google.protobuf.FieldMask","value":"aB"}"#,
+            ),
+        ];
+        for (any, json) in cases {
+            round_trip(&any, json);
+        }
+        // Empty is also accepted without "value", as Go does.
+        let any: Any =
+            crate::from_str(r#"{"@type":"type.googleapis.com/google.protobuf.Empty"}"#).unwrap();
+        assert_eq!(any, pack("type.googleapis.com/google.protobuf.Empty", &()));
+    }
+
+    #[test]
+    fn nested_anys() {
+        register_point();
+        let inner = pack(POINT_URL, &point(1));
+        round_trip(
+            &pack("type.googleapis.com/google.protobuf.Any", &inner),
+            r#"{"@type":"type.googleapis.com/google.protobuf.Any","value":{"@type":"type.googleapis.com/any.test.Point","x":1}}"#,
+        );
+        let outer = Point {
+            x: 2,
+            any: Some(inner),
+            ..Point::default()
+        };
+        round_trip(
+            &pack(POINT_URL, &outer),
+            r#"{"@type":"type.googleapis.com/any.test.Point","x":2,"any":{"@type":"type.googleapis.com/any.test.Point","x":1}}"#,
+        );
+        let json = r#"{"any":{"x":1,"@type":"type.googleapis.com/any.test.Point"},"@type":"type.googleapis.com/any.test.Point","x":2}"#;
+        assert_eq!(
+            crate::from_str::<Any>(json).unwrap(),
+            pack(POINT_URL, &outer)
+        );
+    }
+
+    #[test]
+    fn empty_any() {
+        round_trip(&Any::default(), "{}");
+        let mut any = pack(POINT_URL, &point(1));
+        any.merge_json("{}").unwrap();
+        assert_eq!(any, pack(POINT_URL, &point(1)));
+    }
+
+    #[test]
+    fn unknown_types_are_errors() {
+        let any = pack("type.googleapis.com/no.such.Type", &point(1));
+        let err = crate::to_string(&any).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Encode);
+        assert!(err.message().starts_with(
+            "unknown message type \"no.such.Type\" in google.protobuf.Any (type URL \"type.googleapis.com/no.such.Type\")"
+        ), "{}", err.message());
+
+        let json = r#"{"a": 1, "@type": "type.googleapis.com/no.such.Type"}"#;
+        let err = crate::from_str::<Any>(json).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidValue);
+        assert!(
+            err.message()
+                .starts_with("unknown message type \"no.such.Type\"")
+        );
+        assert_eq!((err.path_string().as_str(), err.offset()), ("@type", 18));
+
+        for url in ["", "not_a_url", "type.googleapis.com/"] {
+            let json = format!(r#"{{"@type": {url:?}, "value": ""}}"#);
+            let err = crate::from_str::<Any>(&json).unwrap_err();
+            assert!(
+                err.message()
+                    .starts_with(&format!("invalid type URL {url:?}")),
+                "{}",
+                err.message()
+            );
+            let err = crate::to_string(&Any {
+                type_url: url.into(),
+                value: vec![1],
+            })
+            .unwrap_err();
+            assert!(
+                err.message()
+                    .starts_with(&format!("invalid type URL {url:?}"))
+            );
+        }
+    }
+
+    #[test]
+    fn malformed_anys_are_rejected() {
+        register_point();
+        let opts = DecodeOptions::new().ignore_unknown_fields(true);
+        for (json, message, ignored) in [
+            (
+                r#"{"x": 1}"#,
+                "missing \"@type\" field in google.protobuf.Any",
+                true,
+            ),
+            (
+                r#"{"@type": 1}"#,
+                "expected string for \"@type\", found number",
+                false,
+            ),
+            (
+                r#"{"@type": "type.googleapis.com/any.test.Point", "@type": "type.googleapis.com/any.test.Point"}"#,
+                "duplicate \"@type\" field",
+                false,
+            ),
+            (
+                r#"{"@type": "type.googleapis.com/google.protobuf.Duration", "@type": "x"}"#,
+                "duplicate field",
+                false,
+            ),
+            (
+                r#"{"@type": "type.googleapis.com/google.protobuf.Duration", "value": "1s", "value": "1s"}"#,
+                "duplicate field",
+                false,
+            ),
+            (
+                r#"{"@type": "type.googleapis.com/google.protobuf.Duration"}"#,
+                "missing \"value\" field in google.protobuf.Any of a well-known type",
+                false,
+            ),
+            (
+                r#"{"@type": "type.googleapis.com/google.protobuf.Duration", "value": "1s", "x": 1}"#,
+                "unknown field",
+                true,
+            ),
+            (
+                r#"{"@type": "type.googleapis.com/any.test.Point", "y": 1}"#,
+                "unknown field",
+                true,
+            ),
+            (
+                r#"{"@type": "type.googleapis.com/google.protobuf.Duration", "value": null}"#,
+                "expected string, found null",
+                false,
+            ),
+            (
+                r#"{"@type": "type.googleapis.com/any.test.Point", "child": {"@type": "type.googleapis.com/any.test.Point"}}"#,
+                "unknown field",
+                true,
+            ),
+            (r#"[]"#, "expected object, found array", false),
+        ] {
+            let err = crate::from_str::<Any>(json).unwrap_err();
+            assert_eq!(err.message(), message, "{json}");
+            assert_eq!(opts.from_str::<Any>(json).is_ok(), ignored, "{json}");
+        }
+        // "@type" is only special in the body of an Any.
+        let err = crate::from_str::<Point>(r#"{"@type": "x"}"#).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::UnknownField);
+    }
+
+    #[test]
+    fn undecodable_values_are_encode_errors() {
+        let any = Any {
+            type_url: "type.googleapis.com/google.protobuf.Duration".into(),
+            value: vec![0xff],
+        };
+        let err = crate::to_string(&any).unwrap_err();
+        assert!(err.message().starts_with(
+            "cannot decode the value of the google.protobuf.Any of type \"type.googleapis.com/google.protobuf.Duration\""
+        ));
+        let bad = pack(
+            "type.googleapis.com/google.protobuf.Duration",
+            &Duration {
+                seconds: 1,
+                nanos: -1,
+            },
+        );
+        let err = crate::to_string(&bad).unwrap_err();
+        assert!(
+            err.message()
+                .starts_with("google.protobuf.Duration has seconds and nanos")
+        );
+        register_point();
+        let err = crate::to_string(&pack(
+            POINT_URL,
+            &Point {
+                any: Some(bad),
+                ..point(1)
+            },
+        ))
+        .unwrap_err();
+        assert!(
+            err.message()
+                .starts_with("google.protobuf.Duration has seconds and nanos")
+        );
+    }
+
+    #[test]
+    fn deep_nesting_is_bounded_both_ways() {
+        let url = "type.googleapis.com/google.protobuf.Any";
+        let mut any = pack("type.googleapis.com/google.protobuf.Int32Value", &1i32);
+        for _ in 0..1000 {
+            any = pack(url, &any);
+        }
+        let err = crate::to_string(&any).unwrap_err();
+        assert_eq!(
+            err.message(),
+            "google.protobuf.Any values are nested more than 100 deep"
+        );
+        // The depth is given back: a shallow Any still encodes afterwards.
+        crate::to_string(&pack(url, &Any::default())).unwrap();
+
+        let json = format!(r#"{{"@type":"{url}","value":"#).repeat(10_000) + &"}".repeat(10_000);
+        let err = crate::from_str::<Any>(&json).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::DepthLimit);
+    }
+}

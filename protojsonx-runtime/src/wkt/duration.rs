@@ -1,0 +1,254 @@
+//! `google.protobuf.Duration`: a string of seconds with the suffix `s`, like `"-1.5s"`.
+//!
+//! Output has 0, 3, 6 or 9 fractional digits. Input is strict: an optional
+//! `-`, the integer seconds (no leading zeros), optionally `.` and 1 to 9
+//! digits, then `s`; no `+`, exponents or spaces. Seconds are within
+//! ±315,576,000,000 (10,000 years) and nanos have the sign of the seconds.
+
+use prost_types::Duration;
+
+use super::{NANOS_PER_SECOND, parse_digits, parse_fraction, write_fraction};
+use crate::ProtoJson;
+use crate::de::Decoder;
+use crate::error::{Error, ErrorKind};
+use crate::ser::Encoder;
+
+/// The largest magnitude of `Duration.seconds`: 10,000 years.
+const MAX_SECONDS: i64 = 315_576_000_000;
+
+/// Checks that `seconds` and `nanos` are a duration ProtoJSON can express:
+/// both in range and of the same sign (zero goes with either).
+fn check(seconds: i64, nanos: i32) -> Result<(), String> {
+    if !(-MAX_SECONDS..=MAX_SECONDS).contains(&seconds) || nanos.unsigned_abs() >= NANOS_PER_SECOND
+    {
+        return Err(format!(
+            "google.protobuf.Duration out of range: seconds {seconds}, nanos {nanos} \
+             (valid: -315576000000.999999999s to 315576000000.999999999s)"
+        ));
+    }
+    if (seconds > 0 && nanos < 0) || (seconds < 0 && nanos > 0) {
+        return Err(format!(
+            "google.protobuf.Duration has seconds and nanos of different signs: \
+             seconds {seconds}, nanos {nanos}"
+        ));
+    }
+    Ok(())
+}
+
+/// Seconds with the suffix `s`; out-of-range values fail on both sides.
+impl ProtoJson for Duration {
+    const SPECIAL_JSON: bool = true;
+
+    fn write_json(&self, e: &mut Encoder<'_>) {
+        if let Err(message) = check(self.seconds, self.nanos) {
+            e.fail(Error::encode(ErrorKind::Encode, message));
+            return e.null();
+        }
+        e.raw(b"\"");
+        if self.seconds < 0 || self.nanos < 0 {
+            e.raw(b"-");
+        }
+        e.raw(
+            itoa::Buffer::new()
+                .format(self.seconds.unsigned_abs())
+                .as_bytes(),
+        );
+        write_fraction(e, self.nanos.unsigned_abs());
+        e.raw(b"s\"");
+    }
+
+    fn read_json(&mut self, d: &mut Decoder<'_>) -> Result<(), Error> {
+        let start = d.offset();
+        let text = d.read_string()?;
+        let (seconds, nanos) = parse(text.as_bytes()).map_err(|reason| {
+            d.invalid_at(
+                start,
+                format!("invalid value for google.protobuf.Duration: {reason}"),
+            )
+        })?;
+        self.seconds = seconds;
+        self.nanos = nanos;
+        Ok(())
+    }
+}
+
+/// Why a duration string was rejected, for the error message.
+const BAD_FORM: &str = "expected seconds with the suffix 's', like \"1.5s\" or \"-0.001s\"";
+
+/// Parses a duration string into seconds and nanos of the same sign.
+fn parse(s: &[u8]) -> Result<(i64, i32), &'static str> {
+    let body = s.strip_suffix(b"s").ok_or(BAD_FORM)?;
+    let (negative, body) = match body.strip_prefix(b"-") {
+        Some(rest) => (true, rest),
+        None => (false, body),
+    };
+    let (whole, fraction) = match body.iter().position(|&b| b == b'.') {
+        Some(dot) => (
+            body.get(..dot).unwrap_or_default(),
+            Some(body.get(dot + 1..).unwrap_or_default()),
+        ),
+        None => (body, None),
+    };
+    if whole.len() > 1 && whole.first() == Some(&b'0') {
+        return Err(BAD_FORM);
+    }
+    if !whole.iter().all(u8::is_ascii_digit) {
+        return Err(BAD_FORM);
+    }
+    // Digits only, so `None` here means too many of them for an i64.
+    let seconds = match parse_digits(whole) {
+        Some(seconds) if seconds <= MAX_SECONDS => seconds,
+        Some(_) => return Err(OUT_OF_RANGE),
+        None if whole.is_empty() => return Err(BAD_FORM),
+        None => return Err(OUT_OF_RANGE),
+    };
+    let nanos = match fraction {
+        None => 0,
+        Some(digits) if digits.len() > 9 && digits.iter().all(u8::is_ascii_digit) => {
+            return Err("more than 9 fractional digits");
+        }
+        Some(digits) => parse_fraction(digits).ok_or(BAD_FORM)?,
+    };
+    Ok(if negative {
+        (-seconds, -nanos)
+    } else {
+        (seconds, nanos)
+    })
+}
+
+/// The reason given for seconds beyond ±315,576,000,000.
+const OUT_OF_RANGE: &str = "out of range (-315576000000.999999999s to 315576000000.999999999s)";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dur(seconds: i64, nanos: i32) -> Duration {
+        Duration { seconds, nanos }
+    }
+
+    fn encode(d: Duration) -> Result<String, Error> {
+        crate::to_string(&d)
+    }
+
+    fn decode(json: &str) -> Result<Duration, Error> {
+        crate::from_str(json)
+    }
+
+    #[test]
+    fn encodes_with_0_3_6_or_9_digits() {
+        for (d, json) in [
+            (dur(0, 0), "0s"),
+            (dur(1, 0), "1s"),
+            (dur(1, 500_000_000), "1.500s"),
+            (dur(-1, -500_000_000), "-1.500s"),
+            (dur(0, -1_000), "-0.000001s"),
+            (dur(0, 10), "0.000000010s"),
+            (dur(1, 10_000), "1.000010s"),
+            (dur(MAX_SECONDS, 999_999_999), "315576000000.999999999s"),
+            (dur(-MAX_SECONDS, -999_999_999), "-315576000000.999999999s"),
+        ] {
+            assert_eq!(encode(d).unwrap(), format!("\"{json}\""));
+        }
+    }
+
+    #[test]
+    fn encoding_out_of_range_fails() {
+        for (d, start) in [
+            (
+                dur(MAX_SECONDS + 1, 0),
+                "google.protobuf.Duration out of range",
+            ),
+            (
+                dur(-MAX_SECONDS - 1, 0),
+                "google.protobuf.Duration out of range",
+            ),
+            (
+                dur(0, 1_000_000_000),
+                "google.protobuf.Duration out of range",
+            ),
+            (dur(0, i32::MIN), "google.protobuf.Duration out of range"),
+            (
+                dur(1, -1),
+                "google.protobuf.Duration has seconds and nanos of different signs",
+            ),
+            (
+                dur(-1, 1),
+                "google.protobuf.Duration has seconds and nanos of different signs",
+            ),
+        ] {
+            let err = encode(d).unwrap_err();
+            assert_eq!(err.kind(), ErrorKind::Encode);
+            assert!(err.message().starts_with(start), "{}", err.message());
+        }
+    }
+
+    #[test]
+    fn decodes_valid_forms() {
+        for (json, seconds, nanos) in [
+            ("1s", 1, 0),
+            ("0s", 0, 0),
+            ("-0s", 0, 0),
+            ("-5s", -5, 0),
+            ("-0.5s", 0, -500_000_000),
+            ("1.5s", 1, 500_000_000),
+            ("-1.5s", -1, -500_000_000),
+            ("0.000000001s", 0, 1),
+            ("1.000000000s", 1, 0),
+            ("1.010000000s", 1, 10_000_000),
+            ("315576000000.999999999s", MAX_SECONDS, 999_999_999),
+            ("-315576000000.999999999s", -MAX_SECONDS, -999_999_999),
+        ] {
+            assert_eq!(
+                decode(&format!("\"{json}\"")).unwrap(),
+                dur(seconds, nanos),
+                "{json}"
+            );
+        }
+    }
+
+    #[test]
+    fn rejects_bad_forms_and_ranges() {
+        for (json, reason) in [
+            ("1", "expected seconds"),
+            ("s", "expected seconds"),
+            ("-s", "expected seconds"),
+            ("", "expected seconds"),
+            ("+1s", "expected seconds"),
+            ("1e3s", "expected seconds"),
+            (" 1s", "expected seconds"),
+            ("1 s", "expected seconds"),
+            ("1.s", "expected seconds"),
+            (".5s", "expected seconds"),
+            ("01s", "expected seconds"),
+            ("--1s", "expected seconds"),
+            ("1.5.5s", "expected seconds"),
+            ("1S", "expected seconds"),
+            ("1.0000000001s", "more than 9 fractional digits"),
+            ("315576000001s", "out of range"),
+            ("-315576000001.000000000s", "out of range"),
+            ("99999999999999999999999s", "out of range"),
+        ] {
+            let err = decode(&format!("\"{json}\"")).unwrap_err();
+            assert_eq!(err.kind(), ErrorKind::InvalidValue, "{json}");
+            assert!(
+                err.message().starts_with(&format!(
+                    "invalid value for google.protobuf.Duration: {reason}"
+                )),
+                "{json}: {}",
+                err.message()
+            );
+        }
+        assert_eq!(
+            decode("1").unwrap_err().message(),
+            "expected string, found number"
+        );
+    }
+
+    #[test]
+    fn round_trips() {
+        for d in [dur(0, -1), dur(-7, -10_000_000), dur(3, 999_999_999)] {
+            assert_eq!(decode(&encode(d).unwrap()).unwrap(), d);
+        }
+    }
+}

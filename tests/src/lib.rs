@@ -1,0 +1,29 @@
+//! The test protos compiled by build.rs, in modules mirroring their packages.
+
+// Lints that fire on prost-build's structs (not on the JSON code), for the
+// shapes these test protos are made of on purpose.
+#![allow(clippy::large_enum_variant, clippy::module_inception)]
+
+/// The `protojsonx.*` test packages.
+pub mod protojsonx {
+    /// Scalars, maps, oneofs, recursion, nesting, well-known types.
+    pub mod test {
+        include!(concat!(env!("OUT_DIR"), "/protojsonx.test.rs"));
+    }
+    /// Types referenced across packages.
+    pub mod other {
+        include!(concat!(env!("OUT_DIR"), "/protojsonx.other.rs"));
+    }
+    /// Names that are awkward in Rust.
+    pub mod names {
+        include!(concat!(env!("OUT_DIR"), "/protojsonx.names.rs"));
+    }
+    /// proto2 presence, defaults, groups.
+    pub mod legacy {
+        include!(concat!(env!("OUT_DIR"), "/protojsonx.legacy.rs"));
+    }
+    /// BTreeMap, Bytes and boxed fields.
+    pub mod variants {
+        include!(concat!(env!("OUT_DIR"), "/protojsonx.variants.rs"));
+    }
+}
