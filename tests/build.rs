@@ -1,6 +1,7 @@
 //! Generates structs and JSON code for the test protos, the way a user's
 //! build.rs would: most packages with default settings, `variants` with
-//! BTreeMap, Bytes and boxing switched on.
+//! BTreeMap, Bytes and boxing switched on, `compiled` with the well-known
+//! types compiled into the crate (written as google.protobuf.rs).
 
 use protoc_gen_rust_protojsonx::Builder;
 
@@ -19,5 +20,11 @@ fn main() -> std::io::Result<()> {
                 .bytes(".")
                 .boxed(".protojsonx.variants.Variants.boxed");
         })
-        .compile(&["proto/protojsonx/variants/variants.proto"])
+        .compile(&["proto/protojsonx/variants/variants.proto"])?;
+    Builder::new()
+        .include("proto")
+        .configure(|c| {
+            c.compile_well_known_types();
+        })
+        .compile(&["proto/protojsonx/compiled/compiled.proto"])
 }

@@ -42,14 +42,20 @@ pub struct GeneratedFile {
 /// plugins), which prost-build needs to see whole. Output is one file per
 /// protobuf package of the files to generate, sorted by name; like
 /// prost-build, a package's file covers every file of that package in `files`.
+/// With [`Config::compile_well_known_types`], the `google.protobuf` files
+/// among the imports are generated too, as prost-build does.
 pub fn generate(
     config: &Config,
     files: &[FileDescriptorProto],
     to_generate: &[String],
 ) -> Result<Vec<GeneratedFile>, String> {
+    let wanted = |f: &FileDescriptorProto| {
+        to_generate.iter().any(|name| name == f.name())
+            || (config.compile_well_known_types && f.package() == "google.protobuf")
+    };
     let packages: Vec<&str> = files
         .iter()
-        .filter(|f| to_generate.iter().any(|name| name == f.name()))
+        .filter(|f| wanted(f))
         .map(|f| f.package())
         .collect();
     let selected: Vec<FileDescriptorProto> = files

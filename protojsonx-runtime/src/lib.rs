@@ -45,6 +45,8 @@ pub mod __private {
     pub use crate::de::Decoder;
     pub use crate::map::{JsonMap, MapKey};
     pub use crate::ser::Encoder;
+    pub use crate::wkt::compiled::{read_as, write_as};
+    pub use prost_types;
 }
 
 /// A message that can be written as and read from ProtoJSON.

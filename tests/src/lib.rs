@@ -26,4 +26,16 @@ pub mod protojsonx {
     pub mod variants {
         include!(concat!(env!("OUT_DIR"), "/protojsonx.variants.rs"));
     }
+    /// Well-known types compiled into this crate.
+    pub mod compiled {
+        include!(concat!(env!("OUT_DIR"), "/protojsonx.compiled.rs"));
+    }
+}
+
+/// The well-known types, compiled into this crate for `protojsonx.compiled`.
+pub mod google {
+    /// Package `google.protobuf`.
+    pub mod protobuf {
+        include!(concat!(env!("OUT_DIR"), "/google.protobuf.rs"));
+    }
 }

@@ -33,6 +33,9 @@ pub fn package(package: &Package) -> String {
 
 /// The `ProtoJson` impl of one message.
 fn message(message: &Message) -> TokenStream {
+    if let Some(twin) = rt::well_known_twin(&message.full_name) {
+        return compiled_well_known(message, twin);
+    }
     let ty = path(&message.rust_path);
     let trait_path = rt::proto_json();
     let encoder = rt::encoder();
@@ -48,6 +51,32 @@ fn message(message: &Message) -> TokenStream {
 
             fn read_json(&mut self, d: &mut #decoder<'_>) -> ::core::result::Result<(), #error> {
                 #read_body
+            }
+        }
+    }
+}
+
+/// The `ProtoJson` impl of a well-known type compiled into the user's crate:
+/// its JSON is the special form the runtime implements for `twin`, the type
+/// with the same wire format.
+fn compiled_well_known(message: &Message, twin: TokenStream) -> TokenStream {
+    let ty = path(&message.rust_path);
+    let trait_path = rt::proto_json();
+    let encoder = rt::encoder();
+    let decoder = rt::decoder();
+    let error = rt::error();
+    let write_as = rt::write_as();
+    let read_as = rt::read_as();
+    quote! {
+        impl #trait_path for #ty {
+            const SPECIAL_JSON: bool = <#twin as #trait_path>::SPECIAL_JSON;
+
+            fn write_json(&self, e: &mut #encoder<'_>) {
+                #write_as::<#twin, _>(self, e);
+            }
+
+            fn read_json(&mut self, d: &mut #decoder<'_>) -> ::core::result::Result<(), #error> {
+                #read_as::<#twin, _>(self, d)
             }
         }
     }

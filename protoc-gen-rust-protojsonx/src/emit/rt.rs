@@ -34,3 +34,39 @@ pub fn json_enum() -> TokenStream {
 pub fn register() -> TokenStream {
     quote!(::protojsonx_runtime::register)
 }
+
+/// Writes a compiled well-known type as its runtime twin.
+pub fn write_as() -> TokenStream {
+    quote!(::protojsonx_runtime::__private::write_as)
+}
+
+/// Reads a compiled well-known type through its runtime twin.
+pub fn read_as() -> TokenStream {
+    quote!(::protojsonx_runtime::__private::read_as)
+}
+
+/// For a well-known type with a special JSON form, the runtime type with the
+/// same wire format whose JSON implementation a compiled copy delegates to.
+pub fn well_known_twin(full_name: &str) -> Option<TokenStream> {
+    let prost_types = quote!(::protojsonx_runtime::__private::prost_types);
+    Some(match full_name.strip_prefix("google.protobuf.")? {
+        "Any" => quote!(#prost_types::Any),
+        "Duration" => quote!(#prost_types::Duration),
+        "FieldMask" => quote!(#prost_types::FieldMask),
+        "ListValue" => quote!(#prost_types::ListValue),
+        "Struct" => quote!(#prost_types::Struct),
+        "Timestamp" => quote!(#prost_types::Timestamp),
+        "Value" => quote!(#prost_types::Value),
+        "Empty" => quote!(()),
+        "BoolValue" => quote!(bool),
+        "BytesValue" => quote!(::std::vec::Vec<u8>),
+        "DoubleValue" => quote!(f64),
+        "FloatValue" => quote!(f32),
+        "Int32Value" => quote!(i32),
+        "Int64Value" => quote!(i64),
+        "StringValue" => quote!(::std::string::String),
+        "UInt32Value" => quote!(u32),
+        "UInt64Value" => quote!(u64),
+        _ => return None,
+    })
+}

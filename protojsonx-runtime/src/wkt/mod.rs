@@ -12,10 +12,13 @@
 //! - [`field_mask`]: comma-separated lowerCamelCase paths;
 //! - [`value`]: `Struct`, `Value`, `ListValue` and `NullValue`: any JSON;
 //! - [`wrappers`]: the nine wrappers as their scalar, and `Empty` as `{}`;
+//! - [`compiled`]: the same forms for well-known types compiled into the
+//!   user's crate;
 //! - [`any`] and [`registry`]: `Any` with its `@type`, and the global
 //!   registry that maps type URLs to the Rust types of packed messages.
 
 mod any;
+pub(crate) mod compiled;
 mod duration;
 mod field_mask;
 mod registry;
