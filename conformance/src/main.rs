@@ -52,6 +52,7 @@ fn main() -> io::Result<()> {
     register_types();
     let mut input = io::stdin().lock();
     let mut output = BufWriter::new(io::stdout().lock());
+    let mut skips = SkipCounts::default();
     while let Some(request) = read_request(&mut input)? {
         // A panic is a bug to report for this test, not a reason to stop the suite.
         let response =
@@ -63,9 +64,36 @@ fn main() -> io::Result<()> {
                     .unwrap_or_default();
                 respond(Outcome::RuntimeError(format!("panic: {message}")))
             });
+        skips.count(&response);
         write_response(&mut output, &response)?;
     }
-    Ok(())
+    match std::env::var_os("PROTOJSONX_CONFORMANCE_SKIPS") {
+        Some(path) => skips.write(&path),
+        None => Ok(()),
+    }
+}
+
+/// How many requests were answered `skipped`, by reason, so that a run can
+/// show that nothing but the intended tests is skipped.
+#[derive(Default)]
+struct SkipCounts(std::collections::BTreeMap<String, usize>);
+
+impl SkipCounts {
+    fn count(&mut self, response: &ConformanceResponse) {
+        if let Some(Outcome::Skipped(reason)) = &response.result {
+            *self.0.entry(reason.clone()).or_default() += 1;
+        }
+    }
+
+    /// Writes `count<TAB>reason` lines to `path` (set by conformance/run.sh).
+    fn write(&self, path: &std::ffi::OsStr) -> io::Result<()> {
+        let lines: String = self
+            .0
+            .iter()
+            .map(|(reason, n)| format!("{n}\t{reason}\n"))
+            .collect();
+        std::fs::write(path, lines)
+    }
 }
 
 /// Reads one length-prefixed request; `None` at end of input.
