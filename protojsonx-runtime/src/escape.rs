@@ -2,8 +2,11 @@
 //!
 //! The encoder writes every string field, map key and enum name through
 //! [`write_str`], so this is the hot path of encoding: runs of bytes that need
-//! no escaping are copied with a single `extend_from_slice`, and the decision
-//! per byte is one lookup in the [`ESCAPE`] table.
+//! no escaping are found eight bytes at a time ([`scan::plain_len`]) and
+//! copied with a single `extend_from_slice`; the [`ESCAPE`] table says how to
+//! write the rare byte that needs escaping.
+
+use crate::scan;
 
 /// Marker in [`ESCAPE`]: the byte is copied verbatim.
 const __: u8 = 0;
@@ -60,33 +63,37 @@ static HEX: [u8; 16] = *b"0123456789abcdef";
 /// the short forms `\b \f \n \r \t` where they exist) and copies everything
 /// else, including non-ASCII UTF-8, verbatim.
 pub(crate) fn write_str(out: &mut Vec<u8>, s: &str) {
-    let bytes = s.as_bytes();
-    out.reserve(bytes.len() + 2);
+    let mut rest = s.as_bytes();
+    out.reserve(rest.len() + 2);
     out.push(b'"');
-    // `start` is the first byte not yet copied; `start <= i` always holds.
-    let mut start = 0;
-    for (i, &byte) in bytes.iter().enumerate() {
-        let escape = ESCAPE[usize::from(byte)];
-        if escape == __ {
-            continue;
-        }
-        out.extend_from_slice(&bytes[start..i]);
-        if escape == UU {
-            out.extend_from_slice(&[
-                b'\\',
-                b'u',
-                b'0',
-                b'0',
-                HEX[usize::from(byte >> 4)],
-                HEX[usize::from(byte & 0xf)],
-            ]);
-        } else {
-            out.extend_from_slice(&[b'\\', escape]);
-        }
-        start = i + 1;
+    loop {
+        let plain = scan::plain_len(rest);
+        out.extend_from_slice(&rest[..plain]);
+        let Some((&byte, tail)) = rest[plain..].split_first() else {
+            break;
+        };
+        write_escape(out, byte);
+        rest = tail;
     }
-    out.extend_from_slice(&bytes[start..]);
     out.push(b'"');
+}
+
+/// Appends the escape sequence of `byte`, one that [`ESCAPE`] marks.
+#[cold]
+fn write_escape(out: &mut Vec<u8>, byte: u8) {
+    let escape = ESCAPE[usize::from(byte)];
+    if escape == UU {
+        out.extend_from_slice(&[
+            b'\\',
+            b'u',
+            b'0',
+            b'0',
+            HEX[usize::from(byte >> 4)],
+            HEX[usize::from(byte & 0xf)],
+        ]);
+    } else {
+        out.extend_from_slice(&[b'\\', escape]);
+    }
 }
 
 #[cfg(test)]

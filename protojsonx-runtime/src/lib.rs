@@ -28,6 +28,7 @@ mod map;
 mod num;
 mod options;
 mod read;
+mod scan;
 mod ser;
 mod wkt;
 

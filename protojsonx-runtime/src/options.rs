@@ -1,5 +1,6 @@
 //! Options for encoding and decoding, and the entry points that take them.
 
+use std::cell::RefCell;
 use std::io;
 
 use crate::ProtoJson;
@@ -7,11 +8,30 @@ use crate::de::Decoder;
 use crate::error::{Error, ErrorKind};
 use crate::ser::Encoder;
 
+/// The largest scratch buffer [`EncodeOptions::to_vec`] keeps between calls.
+const SCRATCH_KEEP: usize = 1 << 20;
+
+thread_local! {
+    /// The per-thread buffer [`EncodeOptions::to_vec`] encodes into.
+    static SCRATCH: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
 /// How messages are written as ProtoJSON. The default is the spec's default output.
 ///
-/// ```ignore
-/// let opts = EncodeOptions::new().use_proto_names(true);
-/// let json = opts.to_string(&msg);
+/// ```
+/// use protojsonx_runtime::EncodeOptions;
+/// use prost_types::Duration;
+///
+/// # fn main() -> Result<(), protojsonx_runtime::Error> {
+/// let opts = EncodeOptions::new().use_proto_names(true).enums_as_ints(true);
+/// let mut buf = Vec::new();
+/// for seconds in [1, 2] {
+///     buf.clear(); // one buffer, reused: no allocation once it has grown
+///     opts.encode_into(&Duration { seconds, nanos: 0 }, &mut buf)?;
+/// }
+/// assert_eq!(buf, br#""2s""#);
+/// # Ok(())
+/// # }
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct EncodeOptions {
@@ -70,11 +90,27 @@ impl EncodeOptions {
         result
     }
 
-    /// Encodes `msg` into a new byte vector.
+    /// Encodes `msg` into a new byte vector, allocated once at its final size.
+    ///
+    /// The JSON is first written into a buffer kept per thread (released
+    /// when it grows past [`SCRATCH_KEEP`]), then copied out; a copy costs far
+    /// less than growing a fresh vector step by step.
     pub fn to_vec<M: ProtoJson>(&self, msg: &M) -> Result<Vec<u8>, Error> {
-        let mut buf = Vec::new();
-        self.encode_into(msg, &mut buf)?;
-        Ok(buf)
+        SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+            Ok(mut buf) => {
+                buf.clear();
+                let result = self.encode_into(msg, &mut buf).map(|()| buf.to_vec());
+                if buf.capacity() > SCRATCH_KEEP {
+                    *buf = Vec::new();
+                }
+                result
+            }
+            // Only if `to_vec` is re-entered on this thread (from inside an encoder).
+            Err(_) => {
+                let mut buf = Vec::new();
+                self.encode_into(msg, &mut buf).map(|()| buf)
+            }
+        })
     }
 
     /// Encodes `msg` into a new string.
@@ -97,6 +133,16 @@ impl EncodeOptions {
 }
 
 /// How ProtoJSON is read into messages. The default is the spec's default parser.
+///
+/// ```
+/// use protojsonx_runtime::{DecodeOptions, ErrorKind};
+/// use prost_types::Value;
+///
+/// let opts = DecodeOptions::new().max_depth(2);
+/// assert!(opts.from_str::<Value>("[[1]]").is_ok());
+/// let err = opts.from_str::<Value>("[[[1]]]").unwrap_err();
+/// assert_eq!(err.kind(), ErrorKind::DepthLimit);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DecodeOptions {
     pub(crate) ignore_unknown_fields: bool,

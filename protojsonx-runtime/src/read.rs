@@ -8,7 +8,7 @@
 use std::borrow::Cow;
 
 use crate::error::{Error, ErrorKind};
-use crate::num;
+use crate::{num, scan};
 
 /// The JSON value that starts at the current position, by its first byte.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,19 +50,6 @@ fn describe_byte(b: u8) -> String {
         format!("byte 0x{b:02x}")
     }
 }
-
-/// Bytes that end the fast scan of a string's body: `"`, `\` and control characters.
-static STRING_STOP: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut i = 0;
-    while i < 0x20 {
-        table[i] = true;
-        i += 1;
-    }
-    table[b'"' as usize] = true;
-    table[b'\\' as usize] = true;
-    table
-};
 
 /// The tokenizer: the input and the position of the next unread byte.
 /// Cloning it gives an independent cursor, to look ahead.
@@ -216,22 +203,38 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads a string value, unescaped and UTF-8 validated; borrowed when it has no escapes.
+    /// The common case, plain ASCII up to the closing quote, is inlined.
+    #[inline]
     pub(crate) fn string(&mut self) -> Result<Cow<'a, str>, Error> {
         self.skip_whitespace();
+        let input: &'a [u8] = self.input;
+        if input.get(self.pos) == Some(&b'"') {
+            let start = self.pos + 1;
+            let ascii = scan::plain_ascii_prefix(&input[start..]);
+            let end = start + ascii.len();
+            if input.get(end) == Some(&b'"') {
+                self.pos = end + 1;
+                return Ok(Cow::Borrowed(ascii));
+            }
+        }
+        self.string_slow()
+    }
+
+    /// [`string`](Self::string) for the rest: not a string, non-ASCII
+    /// (validated), escapes (decoded), or malformed.
+    #[inline(never)]
+    fn string_slow(&mut self) -> Result<Cow<'a, str>, Error> {
         if self.input.get(self.pos) != Some(&b'"') {
             return Err(self.unexpected("string"));
         }
         let start = self.pos + 1;
-        let mut i = start;
-        while i < self.input.len() && !STRING_STOP[self.input[i] as usize] {
-            i += 1;
-        }
-        if self.input.get(i) == Some(&b'"') {
-            let text = self.utf8(start, i)?;
-            self.pos = i + 1;
+        let end = start + scan::plain_len(&self.input[start..]);
+        if self.input.get(end) == Some(&b'"') {
+            let text = self.utf8(start, end)?;
+            self.pos = end + 1;
             return Ok(Cow::Borrowed(text));
         }
-        self.string_with_escapes(start, i).map(Cow::Owned)
+        self.string_with_escapes(start, end).map(Cow::Owned)
     }
 
     /// Validates `input[start..end]` as UTF-8.
@@ -253,9 +256,7 @@ impl<'a> Reader<'a> {
         out.push_str(self.utf8(start, i)?);
         loop {
             let run = i;
-            while i < self.input.len() && !STRING_STOP[self.input[i] as usize] {
-                i += 1;
-            }
+            i += scan::plain_len(&self.input[i..]);
             out.push_str(self.utf8(run, i)?);
             match self.input.get(i) {
                 Some(b'"') => {

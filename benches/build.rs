@@ -1,0 +1,66 @@
+//! Generates every implementation's code from the same two schemas:
+//! `event.v1` (the Go protojsonx payloads, from `examples/proto`) and
+//! `bench.v1` (the richer schema in `proto/`).
+//!
+//! - protojsonx: prost structs + ProtoJSON impls for `bench.v1` in `OUT_DIR`
+//!   (the `event.v1` ones come from the protojsonx-example crate);
+//! - pbjson: its own prost-build structs and pbjson-build serde impls for both
+//!   packages in `OUT_DIR/pbjson` (pbjson's impls must sit next to its structs);
+//! - prost-reflect: the encoded `FileDescriptorSet` in `OUT_DIR/descriptors.bin`.
+//!
+//! `.proto` files are parsed in Rust by protobuf-parse; no `protoc` is needed.
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+const INCLUDES: [&str; 2] = ["../examples/proto", "proto"];
+const PROTOS: [&str; 2] = [
+    "../examples/proto/event/v1/event.proto",
+    "proto/bench/v1/order.proto",
+];
+
+fn main() -> io::Result<()> {
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR is set by cargo"));
+    protoc_gen_rust_protojsonx::Builder::new()
+        .include("proto")
+        .compile(&["proto/bench/v1/order.proto"])?;
+    let descriptors = descriptor_set()?;
+    std::fs::write(out.join("descriptors.bin"), &descriptors)?;
+    pbjson(&descriptors, &out.join("pbjson"))?;
+    for path in INCLUDES.iter().chain(PROTOS.iter()) {
+        println!("cargo:rerun-if-changed={path}");
+    }
+    Ok(())
+}
+
+/// The encoded `FileDescriptorSet` of both schemas and everything they import.
+fn descriptor_set() -> io::Result<Vec<u8>> {
+    let parsed = protobuf_parse::Parser::new()
+        .pure()
+        .includes(INCLUDES)
+        .inputs(PROTOS)
+        .parse_and_typecheck()
+        .map_err(|e| io::Error::other(format!("{e:#}")))?;
+    let mut set = protobuf::descriptor::FileDescriptorSet::new();
+    set.file = parsed.file_descriptors;
+    Ok(protobuf::Message::write_to_bytes(&set)?)
+}
+
+/// prost-build structs and pbjson-build serde impls, with the well-known types
+/// taken from pbjson-types as pbjson requires.
+fn pbjson(descriptors: &[u8], dir: &Path) -> io::Result<()> {
+    use prost::Message;
+    std::fs::create_dir_all(dir)?;
+    let mut set = prost_types::FileDescriptorSet::decode(descriptors)?;
+    set.file
+        .retain(|f| !f.package().starts_with("google.protobuf"));
+    prost_build::Config::new()
+        .out_dir(dir)
+        .compile_well_known_types()
+        .extern_path(".google.protobuf", "::pbjson_types")
+        .compile_fds(set)?;
+    pbjson_build::Builder::new()
+        .out_dir(dir)
+        .register_descriptors(descriptors)?
+        .build(&[".event.v1", ".bench.v1"])
+}

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Runs the benchmark suite and writes benches/results/: results.md (timings,
+# allocations, ratios, targets of issue 4, code size, machine) and chart.svg.
+#
+#   benches/run.sh                 full run (about 8-10 minutes on 2 cores)
+#   benches/run.sh medium/         only criterion benchmarks matching a filter;
+#                                  the report then also shows older estimates
+#
+# Extra arguments go to criterion, e.g. `--measurement-time 5`.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."   # repo root
+
+results=benches/results
+target=$(cargo metadata --format-version 1 --no-deps |
+    python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
+mkdir -p "$results"
+
+if [ $# -eq 0 ]; then
+    rm -rf "$target/criterion"   # a full run: the report holds this run only
+fi
+echo "load average before the run: $(cut -d' ' -f1-3 /proc/loadavg)" | tee "$results/load.txt"
+cargo bench -p protojsonx-benches --bench protojson -- "$@"
+cargo build --release -p protojsonx-benches --bins
+"$target/release/allocs" > "$results/allocs.tsv"
+echo "load average after the run: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$results/load.txt"
+
+python3 benches/scripts/report.py \
+    --criterion "$target/criterion" \
+    --allocs "$results/allocs.tsv" \
+    --release-dir "$target/release" \
+    --load "$results/load.txt" \
+    --out "$results"
+echo "wrote $results/results.md and $results/chart.svg"

@@ -1,0 +1,320 @@
+#!/usr/bin/env python3
+"""Writes benches/results/results.md and chart.svg from one benchmark run.
+
+Inputs: criterion's estimates (target/criterion/**/new/{benchmark,estimates}.json,
+the median of each benchmark), the allocation counts printed by the `allocs`
+binary, and the release binaries `size-*` for the code-size section.
+Python standard library only; the SVG is written by hand.
+"""
+
+import argparse
+import glob
+import json
+import os
+import platform
+import subprocess
+import tempfile
+from collections import Counter, OrderedDict
+
+# Implementation order and colours, for the tables and the chart.
+IMPLS = OrderedDict([
+    ("protojsonx", "#d62728"),
+    ("protojsonx-reused-buf", "#ff9896"),
+    ("prost", "#7f7f7f"),
+    ("prost-reused-buf", "#c7c7c7"),
+    ("pbjson", "#1f77b4"),
+    ("prost-reflect", "#9467bd"),
+    ("serde_json", "#2ca02c"),
+    ("sonic-rs", "#ff7f0e"),
+])
+BINARY = {"prost", "prost-reused-buf"}
+
+
+def load_criterion(root):
+    """{(group, implementation): median ns} from criterion's output."""
+    medians = {}
+    for bench in glob.glob(os.path.join(root, "**", "new", "benchmark.json"), recursive=True):
+        with open(bench) as f:
+            meta = json.load(f)
+        with open(os.path.join(os.path.dirname(bench), "estimates.json")) as f:
+            est = json.load(f)
+        medians[(meta["group_id"], meta["function_id"])] = est["median"]["point_estimate"]
+    return medians
+
+
+def load_allocs(path):
+    """The allocs binary's rows, in case order, as dicts."""
+    with open(path) as f:
+        header, *lines = [line.rstrip("\n").split("\t") for line in f if line.strip()]
+    rows = [dict(zip(header, line)) for line in lines]
+    for row in rows:
+        row["json_bytes"] = int(row["json_bytes"])
+        row["allocs"] = float(row.pop("allocs_per_op"))
+        row["bytes"] = float(row.pop("bytes_per_op"))
+        row["payload"], row["direction"], row["variant"] = row["group"].split("/")
+    return rows
+
+
+def machine(load_file):
+    """Lines describing the machine and toolchain."""
+    cpu = "unknown"
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    rustc = subprocess.run(["rustc", "--version"], capture_output=True, text=True).stdout.strip()
+    lines = [
+        f"- CPU: {cpu}, {os.cpu_count()} logical cores",
+        f"- OS: {platform.system()} {platform.release()}",
+        f"- {rustc}, `cargo bench` (release profile), criterion medians",
+    ]
+    if load_file and os.path.exists(load_file):
+        with open(load_file) as f:
+            lines += [f"- {line.strip()}" for line in f if line.strip()]
+    return lines
+
+
+def fmt_ns(ns):
+    if ns is None:
+        return "n/a"
+    if ns >= 1e6:
+        return f"{ns / 1e6:.2f} ms"
+    if ns >= 1e3:
+        return f"{ns / 1e3:.2f} µs"
+    return f"{ns:.0f} ns"
+
+
+def fmt_num(x, digits=2):
+    if x is None:
+        return ""
+    return f"{x:.{digits}f}".rstrip("0").rstrip(".") if digits == 0 or x != int(x) else f"{int(x)}"
+
+
+class Results:
+    """Timings joined with allocation counts, with lookups for ratios."""
+
+    def __init__(self, rows, medians):
+        self.rows = rows
+        for row in rows:
+            row["ns"] = medians.get((row["group"], row["implementation"]))
+        self.index = {(r["group"], r["implementation"]): r for r in rows}
+
+    def ns(self, payload, direction, variant, impl):
+        row = self.index.get((f"{payload}/{direction}/{variant}", impl))
+        return row and row["ns"]
+
+    def row(self, payload, direction, variant, impl):
+        return self.index.get((f"{payload}/{direction}/{variant}", impl))
+
+    def groups(self):
+        return list(OrderedDict.fromkeys(r["group"] for r in self.rows))
+
+
+def ratio(a, b):
+    return a / b if a and b else None
+
+
+def table(results):
+    """One markdown table per payload and direction, every variant in it."""
+    out = []
+    by_pd = OrderedDict()
+    for group in results.groups():
+        payload, direction, _ = group.split("/")
+        by_pd.setdefault((payload, direction), []).append(group)
+    for (payload, direction), groups in by_pd.items():
+        json_bytes = results.index[(groups[0], next(r["implementation"] for r in results.rows if r["group"] == groups[0]))]["json_bytes"]
+        out += [f"### {payload} ({json_bytes:,} B of ProtoJSON), {direction}", ""]
+        out += ["| variant | implementation | time/op | MB/s | allocs/op | bytes/op | speedup vs pbjson | × prost time |",
+                "|---|---|---:|---:|---:|---:|---:|---:|"]
+        prost = results.ns(payload, direction, "default", "prost")
+        for group in groups:
+            variant = group.split("/")[2]
+            pbjson = results.ns(payload, direction, variant, "pbjson")
+            rows = [r for r in results.rows if r["group"] == group]
+            rows.sort(key=lambda r: list(IMPLS).index(r["implementation"]))
+            for r in rows:
+                ns = r["ns"]
+                mbs = "" if r["implementation"] in BINARY or not ns else f"{r['json_bytes'] / ns * 1e3:.0f}"
+                speed = ratio(pbjson, ns)
+                vs_prost = ratio(ns, prost)
+                name = f"**{r['implementation']}**" if r["implementation"].startswith("protojsonx") else r["implementation"]
+                out.append(f"| {variant} | {name} | {fmt_ns(ns)} | {mbs} | {fmt_num(r['allocs'], 1)} | {fmt_num(r['bytes'], 0)} | "
+                           f"{'' if speed is None else f'{speed:.2f}x'} | {'' if vs_prost is None else f'{vs_prost:.2f}'} |")
+        out.append("")
+    return out
+
+
+def targets(results):
+    """Issue 4's targets, each computed from this run: (target, value, met)."""
+    checks = []
+
+    def check(text, value, ok):
+        if value is not None:
+            checks.append((text, value, ok(value)))
+
+    for payload in ("medium", "large"):
+        m = lambda impl, d="marshal", v="default": results.ns(payload, d, v, impl)
+        pj = m("protojsonx")
+        check(f"{payload} marshal: ≥2.5x faster than pbjson", ratio(m("pbjson"), pj), lambda x: x >= 2.5)
+        check(f"{payload} marshal: ≥1.5x faster than sonic-rs", ratio(m("sonic-rs"), pj), lambda x: x >= 1.5)
+        check(f"{payload} marshal: ≤1.2x prost encode time", ratio(pj, m("prost")), lambda x: x <= 1.2)
+        row = results.row(payload, "marshal", "default", "protojsonx")
+        check(f"{payload} marshal: 1 allocation (to_vec)", row and row["allocs"], lambda x: x <= 1)
+        row = results.row(payload, "marshal", "default", "protojsonx-reused-buf")
+        check(f"{payload} marshal: 0 allocations (reused buffer)", row and row["allocs"], lambda x: x == 0)
+        pj = m("protojsonx", "unmarshal")
+        check(f"{payload} unmarshal: ≥1.5x faster than pbjson", ratio(m("pbjson", "unmarshal"), pj), lambda x: x >= 1.5)
+        check(f"{payload} unmarshal: ≥1.3x faster than sonic-rs", ratio(m("sonic-rs", "unmarshal"), pj), lambda x: x >= 1.3)
+        check(f"{payload} unmarshal: ≤1.25x prost decode time", ratio(pj, m("prost", "unmarshal")), lambda x: x <= 1.25)
+        ours, prost = results.row(payload, "unmarshal", "default", "protojsonx"), results.row(payload, "unmarshal", "default", "prost")
+        if ours and prost:
+            check(f"{payload} unmarshal: allocs ≤ prost's ({fmt_num(prost['allocs'], 1)})", ours["allocs"], lambda x: x <= prost["allocs"])
+    check("small marshal: ≤1.5x prost encode time",
+          ratio(results.ns("small", "marshal", "default", "protojsonx"), results.ns("small", "marshal", "default", "prost")), lambda x: x <= 1.5)
+    check("small unmarshal: ≥1.5x faster than serde_json (plain structs)",
+          ratio(results.ns("small", "unmarshal", "default", "serde_json"), results.ns("small", "unmarshal", "default", "protojsonx")), lambda x: x >= 1.5)
+    for group in results.groups():
+        payload, direction, variant = group.split("/")
+        if variant == "default":
+            continue
+        ours = results.ns(payload, direction, variant, "protojsonx")
+        base = results.ns(payload, direction, "default", "protojsonx")
+        limit = 1.3 if variant == "shuffled" else 1.1
+        check(f"{payload} {direction} {variant}: ≤{limit}x default-options time", ratio(ours, base), lambda x, limit=limit: x <= limit)
+    out = ["| target | this run | met |", "|---|---:|:---:|"]
+    for text, value, ok in checks:
+        out.append(f"| {text} | {value:.2f} | {'yes' if ok else '**no**'} |")
+    return out
+
+
+def stripped_size(path):
+    with tempfile.NamedTemporaryFile() as tmp:
+        subprocess.run(["strip", "-o", tmp.name, path], check=True)
+        return os.path.getsize(tmp.name)
+
+
+def symbol_sizes(path):
+    """Bytes of code and data symbols by origin, from `nm -C -S`."""
+    out = subprocess.run(["nm", "-C", "-S", path], capture_output=True, text=True, check=True).stdout
+    sizes = Counter()
+    for line in out.splitlines():
+        parts = line.split(None, 3)
+        if len(parts) < 4 or parts[2] not in "tTrRdD":
+            continue
+        size, name = int(parts[1], 16), parts[3]
+        if "protojsonx_benches" in name and "ProtoJson" in name:
+            sizes["generated ProtoJSON impls"] += size
+        elif "protojsonx_runtime" in name:
+            sizes["protojsonx-runtime"] += size
+        else:
+            sizes["everything else"] += size
+    return sizes
+
+
+def newest(pattern):
+    paths = glob.glob(pattern)
+    return max(paths, key=os.path.getmtime) if paths else None
+
+
+def code_size(release_dir):
+    """Generated line counts and the size the ProtoJSON code adds to a binary."""
+    out = []
+    generated = newest(os.path.join(release_dir, "build", "protojsonx-benches-*", "out", "bench.v1.rs"))
+    if generated:
+        with open(generated) as f:
+            lines = f.read().splitlines()
+        split = next(i for i, l in enumerate(lines) if "generated by protoc-gen-rust-protojsonx" in l)
+        pbjson_dir = os.path.join(os.path.dirname(generated), "pbjson")
+        with open(os.path.join(pbjson_dir, "bench.v1.serde.rs")) as f:
+            pbjson_lines = len(f.read().splitlines())
+        out += [f"Generated code for `bench.v1` (6 messages, 1 enum, 1 oneof, 3 maps, 5 kinds of well-known types): "
+                f"{len(lines) - split} lines of ProtoJSON impls (after {split} lines of prost structs); "
+                f"pbjson-build writes {pbjson_lines} lines for the same package.", ""]
+    bins = ["size-prost-only", "size-json-address", "size-json-batch"]
+    paths = [os.path.join(release_dir, b) for b in bins]
+    if all(os.path.exists(p) for p in paths):
+        sizes = [stripped_size(p) for p in paths]
+        symbols = [symbol_sizes(p) for p in paths]
+        out += ["| binary (release, stripped) | what it links | size | vs prost only | generated impls | runtime |",
+                "|---|---|---:|---:|---:|---:|"]
+        what = ["prost binary decode/encode of OrderBatch", "+ ProtoJSON for Address (runtime core + 1 message)",
+                "+ ProtoJSON for OrderBatch (all 6 messages, enum, WKTs)"]
+        for b, w, s, sym in zip(bins, what, sizes, symbols):
+            out.append(f"| `{b}` | {w} | {s:,} B | +{s - sizes[0]:,} B | {sym['generated ProtoJSON impls']:,} B | {sym['protojsonx-runtime']:,} B |")
+        per_msg = symbols[2]["generated ProtoJSON impls"] / 6
+        out += ["", f"Per message: the generated impls of `bench.v1` take {symbols[2]['generated ProtoJSON impls']:,} B of code "
+                f"for 6 messages (~{per_msg:,.0f} B each, `Order` and `Scalars` the largest); the rest of the "
+                f"+{sizes[2] - sizes[0]:,} B is shared: the runtime's well-known types, maps, Any registry and number "
+                f"formatting/parsing, and std code they pull in (symbol sizes from `nm -C -S` on the unstripped binaries)."]
+    return out
+
+
+def chart(results, path):
+    """Horizontal bars of ns/op per implementation, one panel per payload and direction."""
+    panels = [(p, d) for p in ("small", "medium", "large", "order", "order-batch") for d in ("marshal", "unmarshal")]
+    panels = [(p, d) for p, d in panels
+              if any(r["ns"] for r in results.rows if r["group"] == f"{p}/{d}/default")]
+    bar, gap, label_w, plot_w, panel_w = 14, 3, 150, 250, 480
+    heights = []
+    for p, d in panels:
+        n = sum(1 for r in results.rows if r["group"] == f"{p}/{d}/default" and r["ns"])
+        heights.append(30 + n * (bar + gap) + 10)
+    rows = [max(heights[i:i + 2]) for i in range(0, len(panels), 2)]
+    width, height = panel_w * 2 + 20, sum(rows) + 60
+    svg = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" font-size="11">',
+           f'<rect width="{width}" height="{height}" fill="white"/>',
+           f'<text x="10" y="20" font-size="14" font-weight="bold">ProtoJSON marshal/unmarshal time per operation (median, lower is better)</text>']
+    y0 = 40
+    for i, (p, d) in enumerate(panels):
+        x0 = 10 + (i % 2) * panel_w
+        if i % 2 == 0 and i:
+            y0 += rows[i // 2 - 1]
+        data = [r for r in results.rows if r["group"] == f"{p}/{d}/default" and r["ns"]]
+        data.sort(key=lambda r: list(IMPLS).index(r["implementation"]))
+        top = max(r["ns"] for r in data)
+        json_bytes = data[0]["json_bytes"]
+        svg.append(f'<text x="{x0}" y="{y0 + 14}" font-weight="bold">{p} ({json_bytes:,} B), {d}</text>')
+        for j, r in enumerate(data):
+            y = y0 + 24 + j * (bar + gap)
+            w = max(1, r["ns"] / top * plot_w)
+            colour = IMPLS[r["implementation"]]
+            svg.append(f'<text x="{x0 + label_w - 4}" y="{y + bar - 3}" text-anchor="end">{r["implementation"]}</text>')
+            svg.append(f'<rect x="{x0 + label_w}" y="{y}" width="{w:.1f}" height="{bar}" fill="{colour}"/>')
+            svg.append(f'<text x="{x0 + label_w + w + 4:.1f}" y="{y + bar - 3}">{fmt_ns(r["ns"])}</text>')
+    svg.append("</svg>")
+    with open(path, "w") as f:
+        f.write("\n".join(svg) + "\n")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--criterion", required=True)
+    ap.add_argument("--allocs", required=True)
+    ap.add_argument("--release-dir", required=True)
+    ap.add_argument("--load")
+    ap.add_argument("--out", required=True)
+    args = ap.parse_args()
+    results = Results(load_allocs(args.allocs), load_criterion(args.criterion))
+    md = ["# protojsonx benchmark results", "",
+          "Generated by `benches/run.sh` (criterion medians; allocations from a counting global allocator, "
+          "`alloc` + `realloc` calls and requested bytes per operation). Every implementation reads and "
+          "writes the same ProtoJSON (checked by `cargo test -p protojsonx-benches`); prost rows are the "
+          "protobuf binary format, the floor. pbjson is n/a for `order`/`order-batch`: pbjson-types does not "
+          "read or write `google.protobuf.Any` as ProtoJSON.", "",
+          "Speedup vs pbjson = pbjson time / this time, in the same variant; × prost time = this time / prost "
+          "binary time (default variant). Variants: `shuffled` = same JSON with every object's keys reordered; "
+          "`proto-names`, `enums-as-ints` = decoding/encoding that spelling; `emit-unpopulated`, "
+          "`ignore-unknown` = that option.", "", "## Machine", ""]
+    md += machine(args.load)
+    md += ["", "## Targets of issue 4", ""] + targets(results)
+    md += ["", "## Results", ""] + table(results)
+    md += ["## Code size", ""] + code_size(args.release_dir) + [""]
+    os.makedirs(args.out, exist_ok=True)
+    with open(os.path.join(args.out, "results.md"), "w") as f:
+        f.write("\n".join(md))
+    chart(results, os.path.join(args.out, "chart.svg"))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,354 @@
+//! The benchmark cases: every implementation on every payload, marshal and
+//! unmarshal, as closures. The criterion bench and the allocation counter run
+//! this same list, so their rows always match.
+
+use std::hint::black_box;
+use std::sync::OnceLock;
+
+use prost::Message;
+use prost_reflect::{DescriptorPool, DynamicMessage, MessageDescriptor, ReflectMessage};
+use protojsonx_runtime::{DecodeOptions, EncodeOptions, ProtoJson};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::{payloads, pbj, plain, shuffle};
+
+/// Marshal (message to bytes) or unmarshal (bytes to message).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    Marshal,
+    Unmarshal,
+}
+
+impl Direction {
+    /// The name used in benchmark ids and the results table.
+    pub fn name(self) -> &'static str {
+        match self {
+            Direction::Marshal => "marshal",
+            Direction::Unmarshal => "unmarshal",
+        }
+    }
+}
+
+/// One benchmarked operation.
+pub struct Case {
+    /// Payload name: `small`, `medium`, `large`, `order`, `order-batch`.
+    pub payload: &'static str,
+    pub direction: Direction,
+    /// Input or options variant: `default`, `shuffled`, `proto-names`, ...
+    pub variant: &'static str,
+    /// Implementation name: `protojsonx`, `prost`, `pbjson`, ...
+    pub implementation: &'static str,
+    /// Size of the default ProtoJSON of the payload, for MB/s.
+    pub json_len: usize,
+    /// Runs the operation once; results go through `black_box` and are dropped.
+    pub run: Box<dyn FnMut()>,
+}
+
+impl Case {
+    /// The criterion group: payload, direction and variant.
+    pub fn group(&self) -> String {
+        format!(
+            "{}/{}/{}",
+            self.payload,
+            self.direction.name(),
+            self.variant
+        )
+    }
+}
+
+/// The descriptors of both schemas, for prost-reflect.
+pub fn pool() -> &'static DescriptorPool {
+    static POOL: OnceLock<DescriptorPool> = OnceLock::new();
+    POOL.get_or_init(|| {
+        DescriptorPool::decode(&include_bytes!(concat!(env!("OUT_DIR"), "/descriptors.bin"))[..])
+            .expect("build.rs wrote a valid descriptor set")
+    })
+}
+
+/// One payload in every representation, all holding the same message.
+pub struct Payload<M, P, L> {
+    pub name: &'static str,
+    /// The protojsonx (prost) value the payload was built as.
+    pub msg: M,
+    /// Its ProtoJSON with the default options: the input of every decoder.
+    pub json: Vec<u8>,
+    /// The same JSON with every object's keys in another order.
+    pub shuffled: Vec<u8>,
+    /// Its protobuf binary encoding, for prost.
+    pub binary: Vec<u8>,
+    /// pbjson's value, or `None` where pbjson cannot read this ProtoJSON.
+    pub pbjson: Option<P>,
+    /// The plain serde structs' value.
+    pub plain: L,
+    /// prost-reflect's value.
+    pub dynamic: DynamicMessage,
+}
+
+impl<M, P, L> Payload<M, P, L>
+where
+    M: ProtoJson + Message + Clone + 'static,
+    P: Serialize + DeserializeOwned + Clone + 'static,
+    L: Serialize + DeserializeOwned + Clone + 'static,
+{
+    /// Builds every representation of `msg`, a `full_name` message; pbjson's
+    /// only when `pbjson_reads_it`.
+    pub fn new(name: &'static str, msg: M, full_name: &str, pbjson_reads_it: bool) -> Self {
+        let json = protojsonx_runtime::to_vec(&msg).expect("payload encodes");
+        let binary = msg.encode_to_vec();
+        let descriptor = pool()
+            .get_message_by_name(full_name)
+            .expect("message in pool");
+        Payload {
+            name,
+            shuffled: shuffle::shuffle_keys(&json, 0x5eed),
+            pbjson: pbjson_reads_it
+                .then(|| serde_json::from_slice(&json).expect("pbjson reads it")),
+            plain: serde_json::from_slice(&json).expect("plain structs read it"),
+            dynamic: DynamicMessage::decode(descriptor, binary.as_slice()).expect("binary decodes"),
+            msg,
+            json,
+            binary,
+        }
+    }
+
+    /// The message's descriptor, for prost-reflect.
+    pub fn descriptor(&self) -> MessageDescriptor {
+        self.dynamic.descriptor()
+    }
+
+    /// Every case for this payload. `options` adds protojsonx's non-default
+    /// options; `enums` adds the enum variants (only for schemas with enums).
+    pub fn cases(&self, options: bool, enums: bool) -> Vec<Case> {
+        let mut cases = self.marshal_cases();
+        cases.extend(self.unmarshal_cases(self.json.clone(), "default"));
+        cases.extend(self.unmarshal_cases(self.shuffled.clone(), "shuffled"));
+        if options {
+            cases.extend(self.option_cases(enums));
+        }
+        cases
+    }
+
+    fn case(
+        &self,
+        direction: Direction,
+        variant: &'static str,
+        implementation: &'static str,
+        run: impl FnMut() + 'static,
+    ) -> Case {
+        Case {
+            payload: self.name,
+            direction,
+            variant,
+            implementation,
+            json_len: self.json.len(),
+            run: Box::new(run),
+        }
+    }
+
+    fn marshal_cases(&self) -> Vec<Case> {
+        use Direction::Marshal;
+        let msg = self.msg.clone();
+        let mut cases = vec![self.case(Marshal, "default", "protojsonx", move || {
+            black_box(protojsonx_runtime::to_vec(black_box(&msg)).unwrap());
+        })];
+        let (msg, mut buf) = (self.msg.clone(), Vec::new());
+        cases.push(
+            self.case(Marshal, "default", "protojsonx-reused-buf", move || {
+                buf.clear();
+                protojsonx_runtime::encode_into(black_box(&msg), &mut buf).unwrap();
+                black_box(&buf);
+            }),
+        );
+        let msg = self.msg.clone();
+        cases.push(self.case(Marshal, "default", "prost", move || {
+            black_box(black_box(&msg).encode_to_vec());
+        }));
+        let (msg, mut buf) = (self.msg.clone(), Vec::new());
+        cases.push(self.case(Marshal, "default", "prost-reused-buf", move || {
+            buf.clear();
+            black_box(&msg).encode(&mut buf).unwrap();
+            black_box(&buf);
+        }));
+        if let Some(value) = self.pbjson.clone() {
+            cases.push(self.case(Marshal, "default", "pbjson", move || {
+                black_box(serde_json::to_vec(black_box(&value)).unwrap());
+            }));
+        }
+        let value = self.dynamic.clone();
+        cases.push(self.case(Marshal, "default", "prost-reflect", move || {
+            black_box(serde_json::to_vec(black_box(&value)).unwrap());
+        }));
+        let value = self.plain.clone();
+        cases.push(self.case(Marshal, "default", "serde_json", move || {
+            black_box(serde_json::to_vec(black_box(&value)).unwrap());
+        }));
+        let value = self.plain.clone();
+        cases.push(self.case(Marshal, "default", "sonic-rs", move || {
+            black_box(sonic_rs::to_vec(black_box(&value)).unwrap());
+        }));
+        cases
+    }
+
+    /// Every JSON decoder on `json`; prost binary decode too for the default input.
+    fn unmarshal_cases(&self, json: Vec<u8>, variant: &'static str) -> Vec<Case> {
+        use Direction::Unmarshal;
+        let mut cases = Vec::new();
+        let input = json.clone();
+        cases.push(self.case(Unmarshal, variant, "protojsonx", move || {
+            black_box(protojsonx_runtime::from_slice::<M>(black_box(&input)).unwrap());
+        }));
+        if variant == "default" {
+            let binary = self.binary.clone();
+            cases.push(self.case(Unmarshal, variant, "prost", move || {
+                black_box(M::decode(black_box(binary.as_slice())).unwrap());
+            }));
+        }
+        if self.pbjson.is_some() {
+            let input = json.clone();
+            cases.push(self.case(Unmarshal, variant, "pbjson", move || {
+                black_box(serde_json::from_slice::<P>(black_box(&input)).unwrap());
+            }));
+        }
+        let (input, descriptor) = (json.clone(), self.descriptor());
+        cases.push(self.case(Unmarshal, variant, "prost-reflect", move || {
+            black_box(reflect_decode(&descriptor, black_box(&input)));
+        }));
+        let input = json.clone();
+        cases.push(self.case(Unmarshal, variant, "serde_json", move || {
+            black_box(serde_json::from_slice::<L>(black_box(&input)).unwrap());
+        }));
+        cases.push(self.case(Unmarshal, variant, "sonic-rs", move || {
+            black_box(sonic_rs::from_slice::<L>(black_box(&json)).unwrap());
+        }));
+        cases
+    }
+
+    /// protojsonx with each non-default option, against the default cases above.
+    fn option_cases(&self, enums: bool) -> Vec<Case> {
+        let mut encode = vec![
+            ("proto-names", EncodeOptions::new().use_proto_names(true)),
+            (
+                "emit-unpopulated",
+                EncodeOptions::new().emit_unpopulated(true),
+            ),
+        ];
+        if enums {
+            encode.push(("enums-as-ints", EncodeOptions::new().enums_as_ints(true)));
+        }
+        let mut cases = Vec::new();
+        for (variant, opts) in encode {
+            let msg = self.msg.clone();
+            cases.push(
+                self.case(Direction::Marshal, variant, "protojsonx", move || {
+                    black_box(opts.to_vec(black_box(&msg)).unwrap());
+                }),
+            );
+            // Decoding that output: the other spellings the decoder accepts.
+            if variant != "emit-unpopulated" {
+                let input = opts.to_vec(&self.msg).unwrap();
+                cases.push(
+                    self.case(Direction::Unmarshal, variant, "protojsonx", move || {
+                        black_box(protojsonx_runtime::from_slice::<M>(black_box(&input)).unwrap());
+                    }),
+                );
+            }
+        }
+        let (input, opts) = (
+            self.json.clone(),
+            DecodeOptions::new().ignore_unknown_fields(true),
+        );
+        cases.push(self.case(
+            Direction::Unmarshal,
+            "ignore-unknown",
+            "protojsonx",
+            move || {
+                black_box(opts.from_slice::<M>(black_box(&input)).unwrap());
+            },
+        ));
+        cases
+    }
+}
+
+/// prost-reflect's decode: a `DynamicMessage` through serde_json.
+pub fn reflect_decode(descriptor: &MessageDescriptor, json: &[u8]) -> DynamicMessage {
+    let mut de = serde_json::Deserializer::from_slice(json);
+    let msg = DynamicMessage::deserialize(descriptor.clone(), &mut de).unwrap();
+    de.end().unwrap();
+    msg
+}
+
+/// The event.v1 payloads (small, medium, large).
+pub type SmallPayload = Payload<
+    protojsonx_example::event::v1::SmallObject,
+    pbj::event::v1::SmallObject,
+    plain::SmallObject,
+>;
+/// See [`SmallPayload`].
+pub type MediumPayload = Payload<
+    protojsonx_example::event::v1::MediumEvent,
+    pbj::event::v1::MediumEvent,
+    plain::MediumEvent,
+>;
+/// See [`SmallPayload`].
+pub type LargePayload = Payload<
+    protojsonx_example::event::v1::LargeEventPayload,
+    pbj::event::v1::LargeEventPayload,
+    plain::LargeEventPayload,
+>;
+/// The bench.v1 payloads (order, order-batch).
+pub type OrderPayload = Payload<crate::pjx::bench::v1::Order, pbj::bench::v1::Order, plain::Order>;
+/// See [`OrderPayload`].
+pub type BatchPayload =
+    Payload<crate::pjx::bench::v1::OrderBatch, pbj::bench::v1::OrderBatch, plain::OrderBatch>;
+
+/// All payloads. pbjson is left out of the bench.v1 ones: pbjson-types writes
+/// and reads `google.protobuf.Any` as `{"typeUrl":..,"value":base64}`, not
+/// ProtoJSON, so it cannot decode their bytes (a test checks this).
+pub struct Payloads {
+    pub small: SmallPayload,
+    pub medium: MediumPayload,
+    pub large: LargePayload,
+    pub order: OrderPayload,
+    pub batch: BatchPayload,
+}
+
+impl Payloads {
+    /// Builds every payload (and registers the `Any` types protojsonx needs).
+    pub fn new() -> Self {
+        crate::pjx::bench::v1::register_protojsonx_types();
+        Payloads {
+            small: Payload::new("small", payloads::small(), "event.v1.SmallObject", true),
+            medium: Payload::new("medium", payloads::medium(), "event.v1.MediumEvent", true),
+            large: Payload::new(
+                "large",
+                payloads::large(),
+                "event.v1.LargeEventPayload",
+                true,
+            ),
+            order: Payload::new("order", payloads::order(7), "bench.v1.Order", false),
+            batch: Payload::new(
+                "order-batch",
+                payloads::order_batch(),
+                "bench.v1.OrderBatch",
+                false,
+            ),
+        }
+    }
+
+    /// Every case of every payload, in report order.
+    pub fn cases(&self) -> Vec<Case> {
+        let mut cases = self.small.cases(false, false);
+        cases.extend(self.medium.cases(true, false));
+        cases.extend(self.large.cases(true, false));
+        cases.extend(self.order.cases(true, true));
+        cases.extend(self.batch.cases(true, true));
+        cases
+    }
+}
+
+impl Default for Payloads {
+    fn default() -> Self {
+        Self::new()
+    }
+}

@@ -1,0 +1,142 @@
+//! Word-at-a-time scanning of JSON string bodies (SWAR: SIMD within a register).
+//!
+//! Most strings in real payloads are short runs of plain ASCII. Looking at
+//! eight bytes per step for the few bytes that end a plain run (`"`, `\`,
+//! control characters and, when reading, non-ASCII) makes scanning several
+//! times faster than a byte loop, and knowing that a run is ASCII makes UTF-8
+//! validation unnecessary. Words are read with `from_le_bytes`; the one
+//! `unsafe` block turns a prefix proven ASCII into `&str` without a second pass.
+
+/// `0x01` in every byte.
+const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+/// `0x80` in every byte.
+const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
+
+/// Non-zero iff some byte of `w` is below `n` (`n` at most 0x80), counting
+/// only bytes below 0x80 (bytes with the high bit set never count).
+#[inline(always)]
+fn any_below(w: u64, n: u8) -> u64 {
+    w.wrapping_sub(ONES * u64::from(n)) & !w & HIGHS
+}
+
+/// Non-zero iff some byte of `w` equals `b`.
+#[inline(always)]
+fn any_equal(w: u64, b: u8) -> u64 {
+    any_below(w ^ (ONES * u64::from(b)), 1)
+}
+
+/// Non-zero iff some byte of `w` needs escaping in a JSON string: `"`, `\`
+/// or a control character.
+#[inline(always)]
+fn any_special(w: u64) -> u64 {
+    any_equal(w, b'"') | any_equal(w, b'\\') | any_below(w, 0x20)
+}
+
+/// Whether `b` ends a plain run when writing.
+#[inline(always)]
+fn is_special(b: u8) -> bool {
+    b == b'"' || b == b'\\' || b < 0x20
+}
+
+/// Length of the prefix of `bytes` that a JSON string can hold unescaped:
+/// no `"`, no `\`, no control character (non-ASCII bytes are fine).
+#[inline]
+pub(crate) fn plain_len(bytes: &[u8]) -> usize {
+    prefix_len(bytes, any_special, is_special)
+}
+
+/// The prefix of `bytes` that is plain ASCII string content, as a `&str`:
+/// no `"`, no `\`, no control character and no byte from 0x80 up. Such a
+/// prefix is valid UTF-8 by construction, so it needs no validation pass.
+#[inline]
+pub(crate) fn plain_ascii_prefix(bytes: &[u8]) -> &str {
+    let len = prefix_len(
+        bytes,
+        |w| any_special(w) | (w & HIGHS),
+        |b| is_special(b) || b >= 0x80,
+    );
+    let prefix = &bytes[..len];
+    debug_assert!(prefix.is_ascii());
+    // SAFETY: `prefix_len` stops before the first byte from 0x80 up (the
+    // word test flags every such byte through `w & HIGHS`, exactly at its
+    // position; the tail test checks `b >= 0x80`), so every byte of `prefix`
+    // is ASCII, and ASCII is valid UTF-8. The tests below compare the length
+    // with a byte-by-byte reference for every byte value at every position.
+    unsafe { std::str::from_utf8_unchecked(prefix) }
+}
+
+/// The scan behind both functions: whole words while they fit, where the
+/// lowest flagged byte of the first flagged word is exact (the bit tricks
+/// only err above a true hit), then single bytes for the tail.
+#[inline(always)]
+fn prefix_len(bytes: &[u8], flags: impl Fn(u64) -> u64, stops: impl Fn(u8) -> bool) -> usize {
+    let mut i = 0;
+    while let Some(word) = bytes.get(i..i + 8) {
+        let w = u64::from_le_bytes(word.try_into().unwrap_or_default());
+        let hits = flags(w);
+        if hits != 0 {
+            return i + (hits.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < bytes.len() && !stops(bytes[i]) {
+        i += 1;
+    }
+    i
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn slow_plain_len(bytes: &[u8]) -> usize {
+        bytes
+            .iter()
+            .position(|&b| is_special(b))
+            .unwrap_or(bytes.len())
+    }
+
+    fn check_ascii_prefix(bytes: &[u8]) {
+        let want = bytes
+            .iter()
+            .position(|&b| is_special(b) || b >= 0x80)
+            .unwrap_or(bytes.len());
+        let prefix = plain_ascii_prefix(bytes);
+        assert_eq!(prefix.as_bytes(), &bytes[..want], "{bytes:?}");
+        assert!(prefix.is_ascii());
+    }
+
+    #[test]
+    fn every_byte_at_every_position_of_a_word() {
+        for len in 0..20 {
+            for pos in 0..len {
+                for b in 0..=255u8 {
+                    let mut bytes = vec![b'a'; len];
+                    bytes[pos] = b;
+                    assert_eq!(plain_len(&bytes), slow_plain_len(&bytes), "{bytes:?}");
+                    check_ascii_prefix(&bytes);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn random_inputs_agree_with_the_byte_loop() {
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        for _ in 0..20_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let len = (state % 40) as usize;
+            // Mostly plain bytes, with a few of every kind mixed in.
+            let bytes: Vec<u8> = (0..len)
+                .map(|k| {
+                    let r = state.rotate_left(k as u32 * 5) as u8;
+                    if r % 7 == 0 { r } else { b'a' + r % 26 }
+                })
+                .collect();
+            assert_eq!(plain_len(&bytes), slow_plain_len(&bytes), "{bytes:?}");
+            check_ascii_prefix(&bytes);
+        }
+    }
+}
