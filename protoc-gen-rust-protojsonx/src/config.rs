@@ -8,6 +8,17 @@
 use crate::ident;
 
 /// Generation settings shared by the protoc plugin and the build.rs builder.
+///
+/// ```
+/// use protoc_gen_rust_protojsonx::{Builder, Config};
+///
+/// let mut config = Config::new();
+/// config.btree_map(".").bytes(".my.pkg").serde();
+/// // In build.rs, the same settings through the builder:
+/// Builder::new().include("proto").configure(|c| {
+///     c.btree_map(".").serde();
+/// });
+/// ```
 #[derive(Debug, Clone, Default)]
 pub struct Config {
     pub(crate) extern_paths: Vec<(String, String)>,
@@ -18,6 +29,7 @@ pub struct Config {
     pub(crate) retain_enum_prefix: bool,
     pub(crate) enable_type_names: bool,
     pub(crate) json_only: bool,
+    pub(crate) serde: bool,
 }
 
 impl Config {
@@ -81,6 +93,15 @@ impl Config {
     /// (protoc-gen-prost, prost-build) generates with the same settings.
     pub fn json_only(&mut self) -> &mut Self {
         self.json_only = true;
+        self
+    }
+
+    /// Also implements `serde::Serialize` and `serde::Deserialize` on every
+    /// message, following ProtoJSON (through `protojsonx_runtime::serde`), so
+    /// `serde_json`, `axum::Json` and other serde users get ProtoJSON. Needs
+    /// protojsonx-runtime's `serde` cargo feature.
+    pub fn serde(&mut self) -> &mut Self {
+        self.serde = true;
         self
     }
 
@@ -165,11 +186,12 @@ impl Config {
             "retain_enum_prefix" => drop(self.retain_enum_prefix()),
             "enable_type_names" => drop(self.enable_type_names()),
             "json_only" => drop(self.json_only()),
+            "serde" => drop(self.serde()),
             "" => {}
             _ => {
                 return Err(format!(
                     "unknown parameter `{key}`; known: extern_path, btree_map, bytes, boxed, \
-                     compile_well_known_types, retain_enum_prefix, enable_type_names, json_only"
+                     compile_well_known_types, retain_enum_prefix, enable_type_names, json_only, serde"
                 ));
             }
         }

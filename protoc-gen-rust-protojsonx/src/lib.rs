@@ -16,7 +16,11 @@
 mod builder;
 mod config;
 mod emit;
+// `ident` and `model` are internals, public only for this crate's own tests:
+// hidden from the docs and not covered by semver.
+#[doc(hidden)]
 pub mod ident;
+#[doc(hidden)]
 pub mod model;
 mod plugin;
 
@@ -42,6 +46,36 @@ pub struct GeneratedFile {
 /// plugins), which prost-build needs to see whole. Output is one file per
 /// protobuf package of the files to generate, sorted by name; like
 /// prost-build, a package's file covers every file of that package in `files`.
+///
+/// ```
+/// use prost_types::field_descriptor_proto::{Label, Type};
+/// use prost_types::{DescriptorProto, FieldDescriptorProto, FileDescriptorProto};
+/// use protoc_gen_rust_protojsonx::{Config, generate};
+///
+/// let file = FileDescriptorProto {
+///     name: Some("shop/v1/item.proto".into()),
+///     package: Some("shop.v1".into()),
+///     syntax: Some("proto3".into()),
+///     message_type: vec![DescriptorProto {
+///         name: Some("Item".into()),
+///         field: vec![FieldDescriptorProto {
+///             name: Some("unit_price".into()),
+///             json_name: Some("unitPrice".into()),
+///             number: Some(1),
+///             label: Some(Label::Optional as i32),
+///             r#type: Some(Type::Int64 as i32),
+///             ..Default::default()
+///         }],
+///         ..Default::default()
+///     }],
+///     ..Default::default()
+/// };
+/// let files = generate(&Config::new(), &[file], &["shop/v1/item.proto".into()]).unwrap();
+/// assert_eq!(files[0].name, "shop.v1.rs");
+/// assert!(files[0].content.contains("pub struct Item"));
+/// assert!(files[0].content.contains("impl ::protojsonx_runtime::ProtoJson for Item"));
+/// assert!(files[0].content.contains(r#"b"\"unitPrice\":""#));
+/// ```
 /// With [`Config::compile_well_known_types`], the `google.protobuf` files
 /// among the imports are generated too, as prost-build does.
 pub fn generate(
@@ -68,7 +102,7 @@ pub fn generate(
         .map(|package| {
             (
                 Module::from_protobuf_package_name(&package.name),
-                emit::package(package),
+                emit::package(package) + &serde_code(config, package),
             )
         })
         .collect();
@@ -109,4 +143,13 @@ pub fn generate(
     }
     out.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(out)
+}
+
+/// The serde impls of a package's messages when [`Config::serde`] is on.
+fn serde_code(config: &Config, package: &model::Package) -> String {
+    if config.serde {
+        emit::serde::package(package)
+    } else {
+        String::new()
+    }
 }

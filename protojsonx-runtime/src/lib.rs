@@ -8,14 +8,34 @@
 //! what that code calls: the JSON writer and reader, numbers, strings, base64,
 //! options and errors.
 //!
-//! ```ignore
-//! use protojsonx_runtime::ProtoJson;
+//! Generated messages and the `prost_types` well-known types implement
+//! [`ProtoJson`]; bring it into scope for the methods, or use the
+//! serde_json-style functions:
 //!
-//! let json: String = event.to_json();                  // {"id":"e1","actor":{...}}
-//! let back = Event::from_json(&json)?;                   // Result<Event, Error>
-//! let bytes = protojsonx_runtime::to_vec(&event);        // serde_json-style functions
-//! let event: Event = protojsonx_runtime::from_slice(&bytes)?;
 //! ```
+//! use protojsonx_runtime::ProtoJson;
+//! use prost_types::{Duration, Timestamp};
+//!
+//! # fn main() -> Result<(), protojsonx_runtime::Error> {
+//! let ts = Timestamp { seconds: 1_700_000_000, nanos: 500_000_000 };
+//! let json: String = ts.to_json()?;
+//! assert_eq!(json, r#""2023-11-14T22:13:20.500Z""#);
+//! assert_eq!(Timestamp::from_json(&json)?, ts);
+//!
+//! let bytes = protojsonx_runtime::to_vec(&Duration { seconds: 90, nanos: 0 })?;
+//! assert_eq!(bytes, br#""90s""#);
+//! let d: Duration = protojsonx_runtime::from_slice(&bytes)?;
+//! assert_eq!(d.seconds, 90);
+//!
+//! // Errors say what was wrong and where.
+//! let err = Duration::from_json(r#""90 s""#).unwrap_err();
+//! assert_eq!((err.kind(), err.line(), err.column()), (protojsonx_runtime::ErrorKind::InvalidValue, 1, 1));
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! With the `serde` cargo feature, the `protojsonx_runtime::serde` module gives
+//! ProtoJSON-following `Serialize`/`Deserialize` impls to serde users.
 //!
 //! [protojsonx]: https://github.com/protojsonx/protojsonx-rs
 //! [`Builder`]: https://docs.rs/protoc-gen-rust-protojsonx
@@ -30,6 +50,8 @@ mod options;
 mod read;
 mod scan;
 mod ser;
+#[cfg(feature = "serde")]
+pub mod serde;
 mod wkt;
 
 use std::io;
@@ -55,10 +77,19 @@ pub mod __private {
 /// Implemented by generated code for every message, and by this crate for the
 /// well-known types. Bring it into scope to call the methods on your messages:
 ///
-/// ```ignore
-/// use protojsonx_runtime::ProtoJson;
-/// let json = msg.to_json();
-/// let msg = MyMessage::from_json(json)?;
+/// ```
+/// use protojsonx_runtime::{EncodeOptions, ProtoJson};
+/// use prost_types::{Struct, Value, value::Kind};
+///
+/// # fn main() -> Result<(), protojsonx_runtime::Error> {
+/// let mut object = Struct::from_json(r#"{"b": [1, "x"], "a": null}"#)?;
+/// assert_eq!(object.to_json()?, r#"{"a":null,"b":[1,"x"]}"#);
+/// object.merge_json(r#"{"c": true}"#)?;
+/// assert_eq!(object.fields["c"], Value { kind: Some(Kind::BoolValue(true)) });
+/// let with_options = object.to_json_with(&EncodeOptions::new().use_proto_names(true))?;
+/// assert!(with_options.ends_with(r#""c":true}"#));
+/// # Ok(())
+/// # }
 /// ```
 pub trait ProtoJson: Default {
     /// True for the well-known types whose JSON is not an object of their

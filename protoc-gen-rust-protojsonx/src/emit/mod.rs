@@ -9,6 +9,7 @@ mod decode;
 mod encode;
 mod enums;
 mod rt;
+pub mod serde;
 
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;

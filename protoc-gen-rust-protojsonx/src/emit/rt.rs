@@ -70,3 +70,13 @@ pub fn well_known_twin(full_name: &str) -> Option<TokenStream> {
         _ => return None,
     })
 }
+
+/// The runtime's serde helpers (`serialize`, `deserialize`), behind its `serde` feature.
+pub fn serde_helpers() -> TokenStream {
+    quote!(::protojsonx_runtime::serde)
+}
+
+/// The serde crate as the runtime re-exports it, so users need not depend on it.
+pub fn serde_crate() -> TokenStream {
+    quote!(::protojsonx_runtime::serde::__serde)
+}

@@ -1,0 +1,120 @@
+//! Fills `OUT_DIR/gen`, which `src/lib.rs` includes, with one directory per
+//! way of generating code:
+//!
+//! - `example/`, `multi/`, `paired/`: the output of `buf generate` when
+//!   `PROTOJSONX_BUF_GEN` names it (`.ci/ecosystem.sh` sets it), otherwise the
+//!   same files made here: by the build.rs front end, and for `paired/` by
+//!   prost-build (structs) beside the `json_only` JSON code;
+//! - `pbjson/`: prost-build structs over `pbjson-types` plus pbjson-build's
+//!   serde code, always made here, for the migration comparison.
+//!
+//! No `protoc` is needed: descriptors come from protobuf-parse.
+
+use std::path::{Path, PathBuf};
+
+use prost::Message;
+use protoc_gen_rust_protojsonx::Builder;
+
+/// The protos of the multi-package module, relative to `proto/`.
+const MULTI: [&str; 2] = ["acme/common/v1/money.proto", "acme/shop/v1/order.proto"];
+
+type Result<T> = std::result::Result<T, Box<dyn std::error::Error>>;
+
+fn main() -> Result<()> {
+    let gen_dir = PathBuf::from(std::env::var("OUT_DIR")?).join("gen");
+    for sub in ["example", "multi", "paired", "pbjson"] {
+        std::fs::create_dir_all(gen_dir.join(sub))?;
+    }
+    println!("cargo:rerun-if-env-changed=PROTOJSONX_BUF_GEN");
+    let source = match std::env::var_os("PROTOJSONX_BUF_GEN") {
+        Some(dir) => {
+            copy_buf_output(Path::new(&dir), &gen_dir)?;
+            "buf"
+        }
+        None => {
+            generate_here(&gen_dir)?;
+            "build.rs"
+        }
+    };
+    generate_pbjson(&gen_dir.join("pbjson"))?;
+    println!("cargo:rustc-env=PROTOJSONX_GEN={}", gen_dir.display());
+    println!("cargo:rustc-env=PROTOJSONX_GEN_SOURCE={source}");
+    Ok(())
+}
+
+fn proto_paths() -> Vec<String> {
+    MULTI.iter().map(|p| format!("proto/{p}")).collect()
+}
+
+/// Copies the `.rs` files buf wrote under `buf_dir/{example,multi,paired}`.
+fn copy_buf_output(buf_dir: &Path, gen_dir: &Path) -> Result<()> {
+    for sub in ["example", "multi", "paired"] {
+        for entry in std::fs::read_dir(buf_dir.join(sub))? {
+            let path = entry?.path();
+            println!("cargo:rerun-if-changed={}", path.display());
+            std::fs::copy(
+                &path,
+                gen_dir.join(sub).join(path.file_name().unwrap_or_default()),
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// Makes what buf would, without buf.
+fn generate_here(gen_dir: &Path) -> Result<()> {
+    Builder::new()
+        .include("../examples/proto")
+        .out_dir(gen_dir.join("example"))
+        .compile(&["../examples/proto/event/v1/event.proto"])?;
+    Builder::new()
+        .include("proto")
+        .out_dir(gen_dir.join("multi"))
+        .configure(|c| {
+            c.serde();
+        })
+        .compile(&proto_paths())?;
+    let paired = gen_dir.join("paired");
+    prost_build::Config::new()
+        .out_dir(&paired)
+        .compile_fds(descriptors()?)?;
+    Builder::new()
+        .include("proto")
+        .out_dir(&paired)
+        .configure(|c| {
+            c.json_only();
+        })
+        .compile(&proto_paths())?;
+    Ok(())
+}
+
+/// Structs whose well-known types are pbjson-types', with pbjson's serde code.
+fn generate_pbjson(dir: &Path) -> Result<()> {
+    let set = descriptors()?;
+    prost_build::Config::new()
+        .out_dir(dir)
+        .compile_well_known_types()
+        .extern_path(".google.protobuf", "::pbjson_types")
+        .compile_fds(set.clone())?;
+    pbjson_build::Builder::new()
+        .register_descriptors(&set.encode_to_vec())?
+        .out_dir(dir)
+        .build(&[".acme"])?;
+    Ok(())
+}
+
+/// The multi-package protos and their imports, parsed by protobuf-parse.
+fn descriptors() -> Result<prost_types::FileDescriptorSet> {
+    let parsed = protobuf_parse::Parser::new()
+        .pure()
+        .include("proto")
+        .inputs(proto_paths())
+        .parse_and_typecheck()?;
+    for proto in proto_paths() {
+        println!("cargo:rerun-if-changed={proto}");
+    }
+    let mut set = protobuf::descriptor::FileDescriptorSet::new();
+    set.file = parsed.file_descriptors;
+    let bytes = protobuf::Message::write_to_bytes(&set)?;
+    Ok(prost_types::FileDescriptorSet::decode(bytes.as_slice())?)
+}
