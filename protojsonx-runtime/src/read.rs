@@ -204,7 +204,7 @@ impl<'a> Reader<'a> {
 
     /// Reads a string value, unescaped and UTF-8 validated; borrowed when it has no escapes.
     /// The common case, plain ASCII up to the closing quote, is inlined.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn string(&mut self) -> Result<Cow<'a, str>, Error> {
         self.skip_whitespace();
         let input: &'a [u8] = self.input;
