@@ -60,6 +60,28 @@ impl<'a> Decoder<'a> {
         }
     }
 
+    /// Consumes the `{` of an object, taking a level of the nesting budget.
+    #[inline]
+    fn open_object(&mut self) -> Result<(), Error> {
+        let found = self.r.peek();
+        if found != Peek::Object {
+            return Err(self.expected("object", found));
+        }
+        self.enter()?;
+        self.r.begin_object()
+    }
+
+    /// Consumes the `[` of an array, taking a level of the nesting budget.
+    #[inline]
+    fn open_array(&mut self) -> Result<(), Error> {
+        let found = self.r.peek();
+        if found != Peek::Array {
+            return Err(self.expected("array", found));
+        }
+        self.enter()?;
+        self.r.begin_array()
+    }
+
     /// Gives back the level taken by [`enter`](Self::enter).
     #[inline]
     fn leave(&mut self) {
@@ -91,12 +113,7 @@ impl<'a> Decoder<'a> {
         &mut self,
         mut field: impl FnMut(&mut Self, &[u8]) -> Result<(), Error>,
     ) -> Result<(), Error> {
-        let found = self.r.peek();
-        if found != Peek::Object {
-            return Err(self.expected("object", found));
-        }
-        self.enter()?;
-        self.r.begin_object()?;
+        self.open_object()?;
         let mut first = true;
         while let Some(key) = self.r.next_key(&mut first)? {
             if let Err(e) = field(self, key.as_bytes()) {
@@ -376,12 +393,7 @@ impl<'a> Decoder<'a> {
         list: &mut Vec<T>,
         mut read: impl FnMut(&mut Self) -> Result<Option<T>, Error>,
     ) -> Result<(), Error> {
-        let found = self.r.peek();
-        if found != Peek::Array {
-            return Err(self.expected("array", found));
-        }
-        self.enter()?;
-        self.r.begin_array()?;
+        self.open_array()?;
         let mut first = true;
         let mut index = 0;
         while self.r.next_element(&mut first)? {
@@ -420,12 +432,7 @@ impl<'a> Decoder<'a> {
         map: &mut impl JsonMap<K, V>,
         mut read: impl FnMut(&mut Self) -> Result<Option<V>, Error>,
     ) -> Result<(), Error> {
-        let found = self.r.peek();
-        if found != Peek::Object {
-            return Err(self.expected("object", found));
-        }
-        self.enter()?;
-        self.r.begin_object()?;
+        self.open_object()?;
         let mut first = true;
         while let Some(key) = self.r.next_key(&mut first)? {
             let start = self.r.offset();

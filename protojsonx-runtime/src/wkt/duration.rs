@@ -7,7 +7,9 @@
 
 use prost_types::Duration;
 
-use super::{NANOS_PER_SECOND, parse_digits, parse_fraction, write_fraction};
+use super::{
+    NANOS_PER_SECOND, parse_digits, parse_fraction, read_seconds_and_nanos, write_fraction,
+};
 use crate::ProtoJson;
 use crate::de::Decoder;
 use crate::error::{Error, ErrorKind};
@@ -58,14 +60,7 @@ impl ProtoJson for Duration {
     }
 
     fn read_json(&mut self, d: &mut Decoder<'_>) -> Result<(), Error> {
-        let start = d.offset();
-        let text = d.read_string()?;
-        let (seconds, nanos) = parse(text.as_bytes()).map_err(|reason| {
-            d.invalid_at(
-                start,
-                format!("invalid value for google.protobuf.Duration: {reason}"),
-            )
-        })?;
+        let (seconds, nanos) = read_seconds_and_nanos(d, "google.protobuf.Duration", parse)?;
         self.seconds = seconds;
         self.nanos = nanos;
         Ok(())

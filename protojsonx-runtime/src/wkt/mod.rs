@@ -28,7 +28,26 @@ mod wrappers;
 
 pub use registry::register;
 
+use crate::de::Decoder;
+use crate::error::Error;
 use crate::ser::Encoder;
+
+/// Parses the text of a `Timestamp` or `Duration` into seconds and nanos,
+/// or says why it is invalid.
+type ParseSecondsAndNanos = fn(&[u8]) -> Result<(i64, i32), &'static str>;
+
+/// Reads the string form of a `Timestamp` or `Duration` (named `type_name`
+/// in errors) and parses it into seconds and nanos with `parse`.
+fn read_seconds_and_nanos(
+    d: &mut Decoder<'_>,
+    type_name: &str,
+    parse: ParseSecondsAndNanos,
+) -> Result<(i64, i32), Error> {
+    let start = d.offset();
+    let text = d.read_string()?;
+    parse(text.as_bytes())
+        .map_err(|reason| d.invalid_at(start, format!("invalid value for {type_name}: {reason}")))
+}
 
 /// Nanoseconds per second: the bound of `nanos` in `Timestamp` and `Duration`.
 const NANOS_PER_SECOND: u32 = 1_000_000_000;

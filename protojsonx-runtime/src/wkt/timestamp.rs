@@ -9,7 +9,10 @@
 
 use prost_types::Timestamp;
 
-use super::{NANOS_PER_SECOND, parse_digits, parse_fraction, write_fraction, write_padded};
+use super::{
+    NANOS_PER_SECOND, parse_digits, parse_fraction, read_seconds_and_nanos, write_fraction,
+    write_padded,
+};
 use crate::ProtoJson;
 use crate::de::Decoder;
 use crate::error::{Error, ErrorKind};
@@ -116,14 +119,7 @@ impl ProtoJson for Timestamp {
     }
 
     fn read_json(&mut self, d: &mut Decoder<'_>) -> Result<(), Error> {
-        let start = d.offset();
-        let text = d.read_string()?;
-        let (seconds, nanos) = parse(text.as_bytes()).map_err(|reason| {
-            d.invalid_at(
-                start,
-                format!("invalid value for google.protobuf.Timestamp: {reason}"),
-            )
-        })?;
+        let (seconds, nanos) = read_seconds_and_nanos(d, "google.protobuf.Timestamp", parse)?;
         self.seconds = seconds;
         self.nanos = nanos;
         Ok(())
