@@ -32,17 +32,11 @@ fn any_special(w: u64) -> u64 {
     any_equal(w, b'"') | any_equal(w, b'\\') | any_below(w, 0x20)
 }
 
-/// Whether `b` ends a plain run when writing.
-#[inline(always)]
-fn is_special(b: u8) -> bool {
-    b == b'"' || b == b'\\' || b < 0x20
-}
-
 /// Length of the prefix of `bytes` that a JSON string can hold unescaped:
 /// no `"`, no `\`, no control character (non-ASCII bytes are fine).
 #[inline]
 pub(crate) fn plain_len(bytes: &[u8]) -> usize {
-    prefix_len(bytes, any_special, is_special)
+    prefix_len(bytes, any_special)
 }
 
 /// The prefix of `bytes` that is plain ASCII string content, as a `&str`:
@@ -50,44 +44,64 @@ pub(crate) fn plain_len(bytes: &[u8]) -> usize {
 /// prefix is valid UTF-8 by construction, so it needs no validation pass.
 #[inline]
 pub(crate) fn plain_ascii_prefix(bytes: &[u8]) -> &str {
-    let len = prefix_len(
-        bytes,
-        |w| any_special(w) | (w & HIGHS),
-        |b| is_special(b) || b >= 0x80,
-    );
+    let len = prefix_len(bytes, |w| any_special(w) | (w & HIGHS));
     let prefix = &bytes[..len];
     debug_assert!(prefix.is_ascii());
-    // SAFETY: `prefix_len` stops before the first byte from 0x80 up (the
-    // word test flags every such byte through `w & HIGHS`, exactly at its
-    // position; the tail test checks `b >= 0x80`), so every byte of `prefix`
-    // is ASCII, and ASCII is valid UTF-8. The tests below compare the length
+    // SAFETY: `prefix_len` stops before the first byte from 0x80 up: every
+    // byte is tested in some word (the tail word overlaps tested bytes; a
+    // short input's bytes are tested alone in words of spaces), `w & HIGHS` flags each such byte exactly at its
+    // position, and the lowest flag is the stop. So every byte of `prefix` is
+    // ASCII, and ASCII is valid UTF-8. The tests below compare the length
     // with a byte-by-byte reference for every byte value at every position.
     unsafe { std::str::from_utf8_unchecked(prefix) }
 }
 
 /// The scan behind both functions: whole words while they fit, where the
 /// lowest flagged byte of the first flagged word is exact (the bit tricks
-/// only err above a true hit), then single bytes for the tail.
+/// only err above a true hit). The tail is one more word: the last eight
+/// bytes, overlapping bytes already known to be plain (which raise no flag);
+/// inputs shorter than a word are tested a byte at a time.
 #[inline(always)]
-fn prefix_len(bytes: &[u8], flags: impl Fn(u64) -> u64, stops: impl Fn(u8) -> bool) -> usize {
+fn prefix_len(bytes: &[u8], flags: impl Fn(u64) -> u64) -> usize {
+    let len = bytes.len();
+    let word_at = |at: usize| {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(&bytes[at..at + 8]);
+        u64::from_le_bytes(word)
+    };
     let mut i = 0;
-    while let Some(word) = bytes.get(i..i + 8) {
-        let w = u64::from_le_bytes(word.try_into().unwrap_or_default());
-        let hits = flags(w);
+    while i + 8 <= len {
+        let hits = flags(word_at(i));
         if hits != 0 {
             return i + (hits.trailing_zeros() / 8) as usize;
         }
         i += 8;
     }
-    while i < bytes.len() && !stops(bytes[i]) {
-        i += 1;
+    if i == len {
+        return len;
     }
-    i
+    if len >= 8 {
+        return match flags(word_at(len - 8)) {
+            0 => len,
+            hits => len - 8 + (hits.trailing_zeros() / 8) as usize,
+        };
+    }
+    // Fewer than eight bytes in all: each one alone in a word of spaces.
+    let spaces = u64::from_le_bytes([b' '; 8]) & !0xff;
+    bytes
+        .iter()
+        .position(|&b| flags(spaces | u64::from(b)) != 0)
+        .unwrap_or(len)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Whether `b` ends a plain run when writing, byte by byte.
+    fn is_special(b: u8) -> bool {
+        b == b'"' || b == b'\\' || b < 0x20
+    }
 
     fn slow_plain_len(bytes: &[u8]) -> usize {
         bytes
