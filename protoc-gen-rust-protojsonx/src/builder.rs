@@ -65,7 +65,10 @@ impl Builder {
     pub fn compile(&self, protos: &[impl AsRef<Path>]) -> io::Result<()> {
         let mut parser = protobuf_parse::Parser::new();
         match std::env::var_os("PROTOC") {
-            Some(protoc) => parser.protoc().protoc_path(Path::new(&protoc)),
+            Some(protoc) => parser
+                .protoc()
+                .protoc_path(Path::new(&protoc))
+                .protoc_extra_args(["--include_source_info"]),
             None => parser.pure(),
         };
         parser
@@ -81,7 +84,9 @@ impl Builder {
             .collect();
         let mut set = protobuf::descriptor::FileDescriptorSet::new();
         set.file = parsed.file_descriptors;
-        let set = FileDescriptorSet::decode(protobuf::Message::write_to_bytes(&set)?.as_slice())?;
+        let mut set =
+            FileDescriptorSet::decode(protobuf::Message::write_to_bytes(&set)?.as_slice())?;
+        self.add_comments(&mut set.file);
         for proto in protos {
             println!("cargo:rerun-if-changed={}", proto.as_ref().display());
         }
@@ -89,6 +94,21 @@ impl Builder {
             println!("cargo:rerun-if-changed={}", dir.display());
         }
         self.write(&set.file, &to_generate)
+    }
+
+    /// Gives the files protobuf-parse's own parser read (which records no
+    /// source info) the comments protoc would, so both ways of parsing make
+    /// the same doc comments. Files not found under an include path keep none.
+    fn add_comments(&self, files: &mut [FileDescriptorProto]) {
+        for file in files.iter_mut().filter(|f| f.source_code_info.is_none()) {
+            let text = self
+                .includes
+                .iter()
+                .find_map(|dir| std::fs::read_to_string(dir.join(file.name())).ok());
+            if let Some(text) = text {
+                file.source_code_info = Some(crate::comments::source_code_info(&text, file));
+            }
+        }
     }
 
     /// Generates code for the files named in `to_generate`, out of an already

@@ -14,6 +14,7 @@
 //!   structs, unless the JSON code alone is wanted ([`Config::json_only`]).
 
 mod builder;
+mod comments;
 mod config;
 mod emit;
 // `ident` and `model` are internals, public only for this crate's own tests:
