@@ -93,7 +93,7 @@ impl EncodeOptions {
     /// Encodes `msg` into a new byte vector, allocated once at its final size.
     ///
     /// The JSON is first written into a buffer kept per thread (released
-    /// when it grows past [`SCRATCH_KEEP`]), then copied out; a copy costs far
+    /// when it grows past 1 MiB), then copied out; a copy costs far
     /// less than growing a fresh vector step by step.
     pub fn to_vec<M: ProtoJson>(&self, msg: &M) -> Result<Vec<u8>, Error> {
         SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
