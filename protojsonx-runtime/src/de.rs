@@ -353,7 +353,16 @@ impl<'a> Decoder<'a> {
                     )),
                 }
             }
-            Peek::Number => self.int("enum").map(Some),
+            Peek::Number => {
+                let v = self.int("enum")?;
+                if E::IS_NULL_VALUE && v != 0 {
+                    // `null` is the only JSON form of NullValue, so another
+                    // number could not be written back.
+                    let message = "google.protobuf.NullValue has only the value 0".to_string();
+                    return Err(self.invalid_at(start, message));
+                }
+                Ok(Some(v))
+            }
             Peek::Null if E::IS_NULL_VALUE => Ok(self.r.null().then_some(0)),
             _ => Err(self.expected(&format!("enum {}", E::NAME), found)),
         }

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Robustness checks of issue 5 that `cargo test --workspace` does not run
+# (the hostile-input, property and error-text tests in robustness/tests/ run there):
+#
+#   1. the runtime's unit tests under valgrind memcheck: the runtime has an
+#      `unsafe` block (scan.rs), and Miri needs a nightly toolchain;
+#   2. differential test against Python protobuf (robustness/diff/run.sh);
+#   3. a short coverage-guided fuzzing run (libFuzzer via cargo-fuzz) of every
+#      target in fuzz/, starting from the checked-in corpus fuzz/corpus/.
+#
+# Knobs: FUZZ_SECONDS (per target, default 20), DIFF_COUNT (random messages,
+# default 400). A crash leaves its input in fuzz/artifacts/<target>/.
+#
+# cargo-fuzz needs nightly-only rustc flags (-Z sanitizer, -C passes=sancov).
+# Only stable Rust is available, so RUSTC_BOOTSTRAP=1 lets stable rustc take
+# them. That is an escape hatch for CI and local fuzzing only: nothing else
+# is built with it. Targets are built with debug assertions on (`-a`), so the
+# `debug_assert!` that guards the runtime's one `unsafe` block is checked on
+# every input; `--sanitizer none`: AddressSanitizer cannot see what that
+# block could get wrong (a non-UTF-8 `&str`) and would double build and run
+# time. libFuzzer's coverage instrumentation stays on.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."   # repo root
+
+FUZZ_SECONDS="${FUZZ_SECONDS:-20}"
+DIFF_COUNT="${DIFF_COUNT:-400}"
+CARGO_FUZZ_VERSION=0.13.2
+
+timed() {
+  local start=$SECONDS
+  "$@"
+  echo "robustness.sh: '$*' took $((SECONDS - start)) s"
+}
+
+echo "--- runtime unit tests under valgrind memcheck"
+start=$SECONDS
+command -v valgrind >/dev/null || { apt-get update -qq && apt-get install -y -qq valgrind >/dev/null; }
+runtime_tests=$(cargo test --quiet --release -p protojsonx-runtime --no-run --message-format=json \
+  | python3 -c '
+import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["profile"]["test"]:
+        print(m["executable"])')
+for exe in $runtime_tests; do
+  valgrind --quiet --error-exitcode=1 --leak-check=no "$exe" --quiet
+done
+echo "robustness.sh: valgrind run took $((SECONDS - start)) s"
+
+echo "--- differential test against Python protobuf"
+timed robustness/diff/run.sh "$DIFF_COUNT" 1
+
+echo "--- fuzzing (${FUZZ_SECONDS} s per target)"
+if [[ "$(cargo fuzz --version 2>/dev/null)" != "cargo-fuzz $CARGO_FUZZ_VERSION" ]]; then
+  timed cargo install --quiet --locked cargo-fuzz --version "$CARGO_FUZZ_VERSION"
+fi
+export RUSTC_BOOTSTRAP=1
+cd fuzz
+timed cargo fuzz build -O -a --sanitizer none
+for target in $(cargo fuzz list); do
+  mkdir -p "corpus/$target"
+  # New inputs go to a scratch corpus: the checked-in one stays as it is.
+  scratch="../.cache/robustness/fuzz/$target"
+  mkdir -p "$scratch"
+  log="$scratch.log"
+  start=$SECONDS
+  if ! cargo fuzz run -O -a --sanitizer none "$target" "$scratch" "corpus/$target" -- \
+      -max_total_time="$FUZZ_SECONDS" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
+      >"$log" 2>&1; then
+    grep -vE '^(INFO|#[0-9]+ +(NEW|REDUCE|pulse|RELOAD))' "$log" | tail -n 60 >&2
+    echo "robustness.sh: fuzz target $target FAILED; input saved under fuzz/artifacts/$target/, log $log" >&2
+    exit 1
+  fi
+  echo "robustness.sh: $target: $(grep -E '^Done [0-9]+ runs' "$log" | tail -n 1) ($((SECONDS - start)) s)"
+done
+echo "robustness.sh: all robustness checks passed"

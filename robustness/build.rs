@@ -1,0 +1,67 @@
+//! Parses the conformance test protos and the project's test protos once,
+//! generates their prost structs and ProtoJSON code into OUT_DIR, and writes
+//! the parsed `FileDescriptorSet` to `OUT_DIR/descriptors.bin` for the
+//! differential tests (Python builds its message classes from it).
+
+use std::io;
+use std::path::PathBuf;
+
+use prost::Message;
+use prost_types::FileDescriptorSet;
+use protoc_gen_rust_protojsonx::Builder;
+
+const INCLUDES: [&str; 2] = ["../conformance/proto", "../tests/proto"];
+
+const PROTOS: [&str; 7] = [
+    "../conformance/proto/google/protobuf/test_messages_proto3.proto",
+    "../conformance/proto/google/protobuf/test_messages_proto2.proto",
+    "../tests/proto/protojsonx/test/scalars.proto",
+    "../tests/proto/protojsonx/test/well_known.proto",
+    "../tests/proto/protojsonx/other/other.proto",
+    "../tests/proto/protojsonx/names/names.proto",
+    "../tests/proto/protojsonx/legacy/legacy.proto",
+];
+
+/// The package generated with BTreeMap, Bytes and boxing, as in `tests/build.rs`.
+const VARIANTS: &str = "protojsonx/variants/variants.proto";
+
+fn main() -> io::Result<()> {
+    let set = parse()?;
+    let out_dir = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR"));
+    std::fs::write(out_dir.join("descriptors.bin"), set.encode_to_vec())?;
+    let (variants, rest): (Vec<String>, Vec<String>) = set
+        .file
+        .iter()
+        .map(|f| f.name().to_owned())
+        .filter(|name| !name.starts_with("google/protobuf/") || name.contains("test_messages"))
+        .partition(|name| name == VARIANTS);
+    Builder::new().compile_fds(set.clone(), &rest)?;
+    Builder::new()
+        .configure(|c| {
+            c.btree_map(".")
+                .bytes(".")
+                .boxed(".protojsonx.variants.Variants.boxed");
+        })
+        .compile_fds(set, &variants)
+}
+
+/// All protos and their imports, parsed in Rust (no protoc).
+fn parse() -> io::Result<FileDescriptorSet> {
+    for dir in INCLUDES {
+        println!("cargo:rerun-if-changed={dir}");
+    }
+    let mut protos = PROTOS.to_vec();
+    let variants = format!("../tests/proto/{VARIANTS}");
+    protos.push(&variants);
+    let parsed = protobuf_parse::Parser::new()
+        .pure()
+        .includes(INCLUDES)
+        .inputs(protos)
+        .parse_and_typecheck()
+        .map_err(|e| io::Error::other(format!("{e:#}")))?;
+    let mut set = protobuf::descriptor::FileDescriptorSet::new();
+    set.file = parsed.file_descriptors;
+    Ok(FileDescriptorSet::decode(
+        protobuf::Message::write_to_bytes(&set)?.as_slice(),
+    )?)
+}

@@ -1,0 +1,69 @@
+//! Robustness tests for protojsonx (issue 5): the code generated for the
+//! conformance test protos and the project's test protos, the proptest
+//! strategies that build random messages of them, and the descriptor set the
+//! differential tests load into Python protobuf.
+//!
+//! The tests live in `tests/` (hostile input, properties, error texts); the
+//! differential test is `diff/run.sh`, fed by the `diff-corpus` binary.
+
+// Lints that fire on prost-build's structs, not on the JSON code.
+#![allow(clippy::large_enum_variant, clippy::module_inception)]
+
+pub mod strategy;
+
+/// `FileDescriptorSet` (binary) of every proto compiled here, with imports.
+pub const DESCRIPTORS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/descriptors.bin"));
+
+/// The conformance suite's test messages.
+pub mod protobuf_test_messages {
+    /// `TestAllTypesProto3` and friends.
+    pub mod proto3 {
+        include!(concat!(
+            env!("OUT_DIR"),
+            "/protobuf_test_messages.proto3.rs"
+        ));
+    }
+    /// `TestAllTypesProto2` and friends (presence, groups, closed enums).
+    pub mod proto2 {
+        include!(concat!(
+            env!("OUT_DIR"),
+            "/protobuf_test_messages.proto2.rs"
+        ));
+    }
+}
+
+/// The project's own test protos (`tests/proto`).
+pub mod protojsonx {
+    /// Scalars, maps, oneofs, recursion, well-known types.
+    pub mod test {
+        include!(concat!(env!("OUT_DIR"), "/protojsonx.test.rs"));
+    }
+    /// Types referenced across packages.
+    pub mod other {
+        include!(concat!(env!("OUT_DIR"), "/protojsonx.other.rs"));
+    }
+    /// Names that are awkward in Rust.
+    pub mod names {
+        include!(concat!(env!("OUT_DIR"), "/protojsonx.names.rs"));
+    }
+    /// proto2 presence, defaults, groups.
+    pub mod legacy {
+        include!(concat!(env!("OUT_DIR"), "/protojsonx.legacy.rs"));
+    }
+    /// BTreeMap, Bytes and boxed fields.
+    pub mod variants {
+        include!(concat!(env!("OUT_DIR"), "/protojsonx.variants.rs"));
+    }
+}
+
+/// Makes every message compiled here known to `google.protobuf.Any`.
+/// Idempotent, so each test may call it.
+pub fn register_all() {
+    protobuf_test_messages::proto3::register_protojsonx_types();
+    protobuf_test_messages::proto2::register_protojsonx_types();
+    protojsonx::test::register_protojsonx_types();
+    protojsonx::other::register_protojsonx_types();
+    protojsonx::names::register_protojsonx_types();
+    protojsonx::legacy::register_protojsonx_types();
+    protojsonx::variants::register_protojsonx_types();
+}
