@@ -8,7 +8,8 @@
 //!   packages in `OUT_DIR/pbjson` (pbjson's impls must sit next to its structs);
 //! - prost-reflect: the encoded `FileDescriptorSet` in `OUT_DIR/descriptors.bin`.
 //!
-//! `.proto` files are parsed in Rust by protobuf-parse; no `protoc` is needed.
+//! `.proto` files are parsed by protojsonx's `Builder` (in Rust, by
+//! protobuf-parse); no `protoc` is needed.
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -26,24 +27,18 @@ fn main() -> io::Result<()> {
         .compile(&["proto/bench/v1/order.proto"])?;
     let descriptors = descriptor_set()?;
     std::fs::write(out.join("descriptors.bin"), &descriptors)?;
-    pbjson(&descriptors, &out.join("pbjson"))?;
-    for path in INCLUDES.iter().chain(PROTOS.iter()) {
-        println!("cargo:rerun-if-changed={path}");
-    }
-    Ok(())
+    pbjson(&descriptors, &out.join("pbjson"))
 }
 
 /// The encoded `FileDescriptorSet` of both schemas and everything they import.
 fn descriptor_set() -> io::Result<Vec<u8>> {
-    let parsed = protobuf_parse::Parser::new()
-        .pure()
-        .includes(INCLUDES)
-        .inputs(PROTOS)
-        .parse_and_typecheck()
-        .map_err(|e| io::Error::other(format!("{e:#}")))?;
-    let mut set = protobuf::descriptor::FileDescriptorSet::new();
-    set.file = parsed.file_descriptors;
-    Ok(protobuf::Message::write_to_bytes(&set)?)
+    use prost::Message;
+    let mut builder = protoc_gen_rust_protojsonx::Builder::new();
+    for dir in INCLUDES {
+        builder.include(dir);
+    }
+    let (set, _) = builder.file_descriptor_set(&PROTOS)?;
+    Ok(set.encode_to_vec())
 }
 
 /// prost-build structs and pbjson-build serde impls, with the well-known types

@@ -103,18 +103,10 @@ fn generate_pbjson(dir: &Path) -> Result<()> {
     Ok(())
 }
 
-/// The multi-package protos and their imports, parsed by protobuf-parse.
+/// The multi-package protos and their imports, parsed as `Builder` parses them.
 fn descriptors() -> Result<prost_types::FileDescriptorSet> {
-    let parsed = protobuf_parse::Parser::new()
-        .pure()
+    let (set, _) = Builder::new()
         .include("proto")
-        .inputs(proto_paths())
-        .parse_and_typecheck()?;
-    for proto in proto_paths() {
-        println!("cargo:rerun-if-changed={proto}");
-    }
-    let mut set = protobuf::descriptor::FileDescriptorSet::new();
-    set.file = parsed.file_descriptors;
-    let bytes = protobuf::Message::write_to_bytes(&set)?;
-    Ok(prost_types::FileDescriptorSet::decode(bytes.as_slice())?)
+        .file_descriptor_set(&proto_paths())?;
+    Ok(set)
 }

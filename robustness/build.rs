@@ -45,23 +45,14 @@ fn main() -> io::Result<()> {
         .compile_fds(set, &variants)
 }
 
-/// All protos and their imports, parsed in Rust (no protoc).
+/// All protos and their imports, parsed as `Builder` parses them (no protoc).
 fn parse() -> io::Result<FileDescriptorSet> {
-    for dir in INCLUDES {
-        println!("cargo:rerun-if-changed={dir}");
-    }
     let mut protos = PROTOS.to_vec();
     let variants = format!("../tests/proto/{VARIANTS}");
     protos.push(&variants);
-    let parsed = protobuf_parse::Parser::new()
-        .pure()
-        .includes(INCLUDES)
-        .inputs(protos)
-        .parse_and_typecheck()
-        .map_err(|e| io::Error::other(format!("{e:#}")))?;
-    let mut set = protobuf::descriptor::FileDescriptorSet::new();
-    set.file = parsed.file_descriptors;
-    Ok(FileDescriptorSet::decode(
-        protobuf::Message::write_to_bytes(&set)?.as_slice(),
-    )?)
+    let mut builder = Builder::new();
+    for dir in INCLUDES {
+        builder.include(dir);
+    }
+    Ok(builder.file_descriptor_set(&protos)?.0)
 }

@@ -63,6 +63,21 @@ impl Builder {
 
     /// Parses `protos` (and what they import) and generates code for them.
     pub fn compile(&self, protos: &[impl AsRef<Path>]) -> io::Result<()> {
+        let (set, to_generate) = self.file_descriptor_set(protos)?;
+        self.write(&set.file, &to_generate)
+    }
+
+    /// Parses `protos` the way [`compile`](Self::compile) does, for build
+    /// scripts that feed the same descriptors to other generators as well
+    /// (tonic-prost-build, pbjson-build, ...): the descriptors of `protos` and
+    /// of everything they import, with their comments, and the names of
+    /// `protos` as the descriptors spell them, ready for
+    /// [`compile_fds`](Self::compile_fds). Prints `cargo:rerun-if-changed`
+    /// for every proto given and every include directory.
+    pub fn file_descriptor_set(
+        &self,
+        protos: &[impl AsRef<Path>],
+    ) -> io::Result<(FileDescriptorSet, Vec<String>)> {
         let mut parser = protobuf_parse::Parser::new();
         match std::env::var_os("PROTOC") {
             Some(protoc) => parser
@@ -77,7 +92,7 @@ impl Builder {
         let parsed = parser
             .parse_and_typecheck()
             .map_err(|e| io::Error::other(format!("{e:#}")))?;
-        let to_generate: Vec<String> = parsed
+        let names: Vec<String> = parsed
             .relative_paths
             .iter()
             .map(|p| p.to_string())
@@ -93,7 +108,7 @@ impl Builder {
         for dir in &self.includes {
             println!("cargo:rerun-if-changed={}", dir.display());
         }
-        self.write(&set.file, &to_generate)
+        Ok((set, names))
     }
 
     /// Gives the files protobuf-parse's own parser read (which records no
