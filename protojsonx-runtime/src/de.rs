@@ -4,6 +4,8 @@
 //! that matches keys to fields, and read each value with the typed methods
 //! here. Every method either consumes exactly one JSON value or returns an error.
 
+use std::borrow::Cow;
+
 use crate::error::{Error, ErrorKind};
 use crate::map::{JsonMap, MapKey};
 use crate::num::{self, NumError};
@@ -124,9 +126,65 @@ impl<'a> Decoder<'a> {
         Ok(())
     }
 
+    /// Reads a message's object: the loop of every generated `read_json`.
+    ///
+    /// `keys` holds each field's key as the encoder writes it, JSON name then
+    /// proto name (`"userId":`, `"user_id":`), in declaration order. Keys are
+    /// matched speculatively: the field after the last one read is expected
+    /// next, and its bytes are compared with the input directly, so keys
+    /// written in order (as every ProtoJSON encoder does) are never tokenized.
+    /// Any other key is read as a string and looked up with `lookup`, which
+    /// maps both spellings to the field's index. `field` reads the value of
+    /// the field at an index. Unknown keys, duplicate fields and error paths
+    /// are handled here.
+    #[inline]
+    pub fn read_fields(
+        &mut self,
+        keys: &'static [FieldKeys],
+        lookup: impl Fn(&[u8]) -> Option<usize>,
+        mut field: impl FnMut(&mut Self, usize) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        self.open_object()?;
+        let mut seen = Seen::new(keys.len());
+        let mut first = true;
+        let mut next = 0;
+        while self.r.next_member(&mut first)? {
+            let (index, key) = match keys.get(next) {
+                Some(&(json, _)) if self.r.eat_key(json) => (next, Key::Known(json)),
+                // Spellings of equal length are one and the same in practice;
+                // a miss is read below either way.
+                Some(&(json, proto)) if proto.len() != json.len() && self.r.eat_key(proto) => {
+                    (next, Key::Known(proto))
+                }
+                _ => {
+                    let key = self.r.key()?;
+                    match lookup(key.as_bytes()) {
+                        Some(index) => (index, Key::Read(key)),
+                        None => {
+                            self.unknown_field(key.as_bytes())
+                                .map_err(|e| e.in_field(key.as_bytes()))?;
+                            continue;
+                        }
+                    }
+                }
+            };
+            let result = if seen.insert(index) {
+                field(self, index)
+            } else {
+                Err(self.duplicate("duplicate field".into()))
+            };
+            if let Err(e) = result {
+                return Err(e.in_field(key.name()));
+            }
+            next = index + 1;
+        }
+        self.leave();
+        Ok(())
+    }
+
     /// Marks a field as read, failing if it was read before in this object.
     #[inline]
-    pub fn mark_seen(&mut self, seen: &mut bool) -> Result<(), Error> {
+    pub(crate) fn mark_seen(&mut self, seen: &mut bool) -> Result<(), Error> {
         if std::mem::replace(seen, true) {
             return Err(self.duplicate("duplicate field".into()));
         }
@@ -255,7 +313,17 @@ impl<'a> Decoder<'a> {
 
     /// Reads an integer of the type named `what`; exponent forms are accepted
     /// when exact, fractions and out-of-range values are not.
+    #[inline]
     fn int<T: num::Int>(&mut self, what: &str) -> Result<T, Error> {
+        match self.r.plain_number(num::plain_int) {
+            Some(v) => Ok(v),
+            None => self.int_slow(what),
+        }
+    }
+
+    /// [`int`](Self::int) for every form and error.
+    #[inline(never)]
+    fn int_slow<T: num::Int>(&mut self, what: &str) -> Result<T, Error> {
         let found = self.r.peek();
         let start = self.r.offset();
         let parsed = match found {
@@ -274,6 +342,9 @@ impl<'a> Decoder<'a> {
     /// Reads a double from a number, a numeric string, or `"NaN"`, `"Infinity"`, `"-Infinity"`.
     #[inline]
     pub fn read_f64(&mut self) -> Result<f64, Error> {
+        if let Some(v) = self.r.plain_number(num::plain_f64) {
+            return Ok(v);
+        }
         self.float("double", num::parse_f64, |special| match special {
             Special::NaN => f64::NAN,
             Special::Infinity => f64::INFINITY,
@@ -284,6 +355,9 @@ impl<'a> Decoder<'a> {
     /// Reads a float like [`read_f64`](Self::read_f64); values beyond f32's range are errors.
     #[inline]
     pub fn read_f32(&mut self) -> Result<f32, Error> {
+        if let Some(v) = self.r.plain_number(num::plain_f32) {
+            return Ok(v);
+        }
         self.float("float", num::parse_f32, |special| match special {
             Special::NaN => f32::NAN,
             Special::Infinity => f32::INFINITY,
@@ -291,6 +365,7 @@ impl<'a> Decoder<'a> {
         })
     }
 
+    #[inline(never)]
     fn float<T>(
         &mut self,
         what: &str,
@@ -471,4 +546,134 @@ enum Special {
     NaN,
     Infinity,
     NegInfinity,
+}
+
+/// One field's keys for [`Decoder::read_fields`]: its JSON name and its
+/// proto name, each quoted and followed by a colon, as the encoder writes them.
+pub type FieldKeys = (&'static [u8], &'static [u8]);
+
+/// The key of a member being read, for error paths.
+enum Key<'a> {
+    /// Matched speculatively: one of the field's [`FieldKeys`].
+    Known(&'static [u8]),
+    /// Read from the input.
+    Read(Cow<'a, str>),
+}
+
+impl Key<'_> {
+    /// The key's text, without quotes or colon.
+    fn name(&self) -> &[u8] {
+        match self {
+            Key::Known(key) => &key[1..key.len() - 2],
+            Key::Read(key) => key.as_bytes(),
+        }
+    }
+}
+
+/// The fields read so far in one object, by index: a bit each, on the stack
+/// for messages of up to 256 fields.
+struct Seen {
+    inline: [u64; 4],
+    heap: Vec<u64>,
+}
+
+impl Seen {
+    /// An empty set for a message of `fields` fields.
+    #[inline]
+    fn new(fields: usize) -> Self {
+        let heap = if fields > 256 {
+            vec![0; fields.div_ceil(64)]
+        } else {
+            Vec::new()
+        };
+        Seen {
+            inline: [0; 4],
+            heap,
+        }
+    }
+
+    /// Adds `index`; false if it was already there.
+    #[inline]
+    fn insert(&mut self, index: usize) -> bool {
+        let words = if self.heap.is_empty() {
+            &mut self.inline[..]
+        } else {
+            &mut self.heap[..]
+        };
+        let (word, bit) = (&mut words[index / 64], 1u64 << (index % 64));
+        let new = *word & bit == 0;
+        *word |= bit;
+        new
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Reads `json` as an object of three fields (`a`, `bC`/`b_c`, `d`)
+    /// through [`Decoder::read_fields`]; returns the keys' indexes in the
+    /// order read, and the values.
+    fn read(json: &str, opts: DecodeOptions) -> Result<Vec<(usize, i32)>, Error> {
+        let mut d = Decoder::new(json.as_bytes(), opts);
+        let mut got = Vec::new();
+        d.read_fields(
+            &[
+                (b"\"a\":", b"\"a\":"),
+                (b"\"bC\":", b"\"b_c\":"),
+                (b"\"d\":", b"\"d\":"),
+            ],
+            |key| match key {
+                b"a" => Some(0),
+                b"bC" | b"b_c" => Some(1),
+                b"d" => Some(2),
+                _ => None,
+            },
+            |d, field| {
+                got.push((field, d.read_i32()?));
+                Ok(())
+            },
+        )?;
+        d.finish()?;
+        Ok(got)
+    }
+
+    fn ok(json: &str) -> Vec<(usize, i32)> {
+        read(json, DecodeOptions::new()).unwrap()
+    }
+
+    fn err(json: &str) -> String {
+        read(json, DecodeOptions::new()).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn every_spelling_and_order_of_keys_reads_the_same() {
+        let want = vec![(0, 1), (1, 2), (2, 3)];
+        assert_eq!(ok(r#"{"a":1,"bC":2,"d":3}"#), want);
+        assert_eq!(ok(r#"{"a":1,"b_c":2,"d":3}"#), want);
+        assert_eq!(ok(" { \"a\" : 1 ,\n\"bC\"\t:2 , \"d\":3 } "), want);
+        assert_eq!(ok(r#"{"\u0061":1,"b\u0043":2,"d":3}"#), want);
+        assert_eq!(ok(r#"{"d":3,"bC":2,"a":1}"#), [(2, 3), (1, 2), (0, 1)]);
+        assert_eq!(ok(r#"{"d":3,"a":1}"#), [(2, 3), (0, 1)]);
+        assert_eq!(ok("{}"), []);
+    }
+
+    #[test]
+    fn duplicates_unknown_keys_and_syntax_are_errors() {
+        assert!(err(r#"{"a":1,"a":2}"#).contains("duplicate field at `a`"));
+        assert!(err(r#"{"bC":1,"b_c":2}"#).contains("duplicate field at `b_c`"));
+        assert!(err(r#"{"a":1,"zz":2}"#).contains("unknown field at `zz`"));
+        // Keys the speculation half-matches are read in full.
+        assert!(err(r#"{"a":1,"bCx":2}"#).contains("unknown field at `bCx`"));
+        assert!(err(r#"{"a":1,"b":2}"#).contains("unknown field at `b`"));
+        assert!(err(r#"{"a":1,}"#).contains("trailing comma"));
+        assert!(err(r#"{"a":1 "d":2}"#).contains("expected ',' or '}'"));
+        assert!(err(r#"{"a" 1}"#).contains("expected ':'"));
+        assert!(err(r#"{"a":1"#).contains("expected ',' or '}'"));
+        assert!(err(r#"{"a":"x"}"#).contains("at `a`"));
+        assert!(err(r#"{"a":1,"bC":"x"}"#).contains("at `bC`"));
+        let opts = DecodeOptions::new().ignore_unknown_fields(true);
+        let got = read(r#"{"zz":[1,{"q":2}],"a":1,"yy":null}"#, opts).unwrap();
+        assert_eq!(got, [(0, 1)]);
+    }
 }

@@ -6,7 +6,7 @@
 //! [`parse_f64`] / [`parse_f32`] round correctly to the target type.
 //!
 //! Writing: [`write_f64`] / [`write_f32`] produce the shortest text that
-//! round-trips (via `ryu`), in JSON number grammar.
+//! round-trips (via `zmij`), in JSON number grammar.
 
 use core::fmt;
 
@@ -342,10 +342,112 @@ pub(crate) fn parse_f32(text: &str) -> Result<f32, NumError> {
     }
 }
 
-/// Appends ryu's shortest round-trip text `s` minus a trailing `".0"`, so
-/// integral values print as JSON integers (`"1"`, `"-0"`). ryu's output is
-/// otherwise already JSON number grammar (`"0.1"`, `"1e300"`, `"1.5e-7"`).
-fn push_ryu(out: &mut Vec<u8>, s: &str) {
+/// A JSON number in its everyday form, `-?(0|[1-9][0-9]*)(\.[0-9]+)?`
+/// with at most 19 digits and no exponent, read in one pass: the fast path
+/// of number decoding. Its value is `digits × 10^-scale`, negated if
+/// `negative`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Plain {
+    /// Length of the number's text.
+    pub len: usize,
+    pub negative: bool,
+    /// All digits, integer then fraction, as one integer (exact: at most 19).
+    pub digits: u64,
+    /// Number of fraction digits.
+    pub scale: u32,
+}
+
+/// Reads the [`Plain`] number at the start of `b`, or `None` if `b` does
+/// not start with one (another form, too many digits, or not a number);
+/// the general path then reads or rejects it. What follows the number is
+/// the caller's to check.
+#[inline]
+pub(crate) fn plain_number(b: &[u8]) -> Option<Plain> {
+    let negative = b.first() == Some(&b'-');
+    let start = usize::from(negative);
+    let mut i = start;
+    let mut digits = 0u64;
+    let mut push = |i: &mut usize| {
+        while let Some(&d @ b'0'..=b'9') = b.get(*i) {
+            digits = digits.wrapping_mul(10).wrapping_add(u64::from(d - b'0'));
+            *i += 1;
+        }
+    };
+    match b.get(i) {
+        Some(b'0') => i += 1,
+        Some(b'1'..=b'9') => push(&mut i),
+        _ => return None,
+    }
+    let int_end = i;
+    let mut scale = 0;
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        push(&mut i);
+        scale = i - int_end - 1;
+        if scale == 0 {
+            return None;
+        }
+    }
+    let count = i - start - usize::from(scale > 0);
+    if count > 19 || matches!(b.get(i), Some(b'e' | b'E')) {
+        return None;
+    }
+    Some(Plain {
+        len: i,
+        negative,
+        digits,
+        scale: scale as u32,
+    })
+}
+
+/// Powers of ten exact in an `f64`.
+const POW10_F64: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+];
+
+/// Powers of ten exact in an `f32`.
+const POW10_F32: [f32; 11] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10];
+
+/// The `f64` nearest to `p`, when one division gets it exactly right:
+/// digits and power of ten both exact in an `f64`, so the correctly rounded
+/// quotient is the correctly rounded value (Clinger's fast path).
+#[inline]
+pub(crate) fn plain_f64(p: &Plain) -> Option<f64> {
+    let pow = *POW10_F64.get(p.scale as usize)?;
+    if p.digits > 1 << 53 {
+        return None;
+    }
+    let v = p.digits as f64 / pow;
+    Some(if p.negative { -v } else { v })
+}
+
+/// The `f32` nearest to `p`, as [`plain_f64`] but in `f32` arithmetic
+/// (rounding once, directly to `f32`).
+#[inline]
+pub(crate) fn plain_f32(p: &Plain) -> Option<f32> {
+    let pow = *POW10_F32.get(p.scale as usize)?;
+    if p.digits > 1 << 24 {
+        return None;
+    }
+    let v = p.digits as f32 / pow;
+    Some(if p.negative { -v } else { v })
+}
+
+/// The integer `p` is, if it has no fraction digits and fits in `T`.
+#[inline]
+pub(crate) fn plain_int<T: Int>(p: &Plain) -> Option<T> {
+    if p.scale != 0 {
+        return None;
+    }
+    T::from_sign_magnitude(p.negative, p.digits)
+}
+
+/// Appends zmij's shortest round-trip text `s` minus a trailing `".0"`, so
+/// integral values print as JSON integers (`"1"`, `"-0"`). zmij's output is
+/// otherwise already JSON number grammar (`"0.1"`, `"1e+300"`, `"1.5e-7"`),
+/// the same as Go's and JavaScript's for exponents.
+fn push_shortest(out: &mut Vec<u8>, s: &str) {
     out.extend_from_slice(s.strip_suffix(".0").unwrap_or(s).as_bytes());
 }
 
@@ -353,14 +455,14 @@ fn push_ryu(out: &mut Vec<u8>, s: &str) {
 /// `v` must be finite (callers write NaN and ±Infinity as strings); for a
 /// non-finite `v` the output is unspecified but nothing panics.
 pub(crate) fn write_f64(out: &mut Vec<u8>, v: f64) {
-    push_ryu(out, ryu::Buffer::new().format_finite(v));
+    push_shortest(out, zmij::Buffer::new().format_finite(v));
 }
 
 /// Appends the shortest text that round-trips to `v` as an `f32` (so
 /// `0.1f32` is `"0.1"`), as a JSON number. `v` must be finite, as for
 /// [`write_f64`].
 pub(crate) fn write_f32(out: &mut Vec<u8>, v: f32) {
-    push_ryu(out, ryu::Buffer::new().format_finite(v));
+    push_shortest(out, zmij::Buffer::new().format_finite(v));
 }
 
 #[cfg(test)]
@@ -553,7 +655,7 @@ mod tests {
 
     #[test]
     fn parse_float_limits() {
-        assert_eq!(parse_f32("3.4028235e38"), Ok(f32::MAX));
+        assert_eq!(parse_f32("3.4028235e+38"), Ok(f32::MAX));
         assert_eq!(parse_f32("-3.4028235e38"), Ok(f32::MIN));
         assert_eq!(parse_f32("3.40282356e38"), Ok(f32::MAX));
         assert_eq!(parse_f32("3.4028236e38"), Err(OutOfRange));
@@ -571,7 +673,7 @@ mod tests {
             Ok(f32::from_bits(0x3f80_0001))
         );
 
-        assert_eq!(parse_f64("1.7976931348623157e308"), Ok(f64::MAX));
+        assert_eq!(parse_f64("1.7976931348623157e+308"), Ok(f64::MAX));
         assert_eq!(parse_f64("-1.7976931348623157e308"), Ok(f64::MIN));
         assert_eq!(parse_f64("1.7976931348623159e308"), Err(OutOfRange));
         assert_eq!(parse_f64("1e400"), Err(OutOfRange));
@@ -677,17 +779,17 @@ mod tests {
         assert_eq!(w64(-0.0), "-0");
         assert_eq!(w64(-1.5), "-1.5");
         assert_eq!(w64(0.1), "0.1");
-        assert_eq!(w64(1e300), "1e300");
+        assert_eq!(w64(1e300), "1e+300");
         assert_eq!(w64(1.5e-7), "1.5e-7");
-        assert_eq!(w64(1e16), "1e16");
+        assert_eq!(w64(1e16), "1e+16");
         assert_eq!(w64(123456.0), "123456");
-        assert_eq!(w64(f64::MAX), "1.7976931348623157e308");
+        assert_eq!(w64(f64::MAX), "1.7976931348623157e+308");
         assert_eq!(w64(f64::from_bits(1)), "5e-324");
         assert_eq!(w32(1.0), "1");
         assert_eq!(w32(0.1), "0.1");
         assert_eq!(w32(-0.0), "-0");
         assert_eq!(w32(-1.5), "-1.5");
-        assert_eq!(w32(f32::MAX), "3.4028235e38");
+        assert_eq!(w32(f32::MAX), "3.4028235e+38");
         assert_eq!(w32(f32::from_bits(1)), "1e-45");
         let mut out = b"[".to_vec();
         write_f64(&mut out, 2.0);
@@ -810,5 +912,98 @@ mod tests {
         assert_eq!(NotAnInteger.to_string(), "number has a fractional part");
         assert_eq!(OutOfRange.to_string(), "number out of range");
         assert_eq!(Invalid.to_string(), "invalid number");
+    }
+
+    #[test]
+    fn plain_number_table() {
+        let plain = |text: &str| plain_number(text.as_bytes());
+        let p = |len, negative, digits, scale| Plain {
+            len,
+            negative,
+            digits,
+            scale,
+        };
+        assert_eq!(plain("0"), Some(p(1, false, 0, 0)));
+        assert_eq!(plain("-0"), Some(p(2, true, 0, 0)));
+        assert_eq!(plain("95.5,"), Some(p(4, false, 955, 1)));
+        assert_eq!(plain("-0.25}"), Some(p(5, true, 25, 2)));
+        // Stops where the grammar does; the caller checks what follows.
+        assert_eq!(plain("01"), Some(p(1, false, 0, 0)));
+        assert_eq!(plain("1x"), Some(p(1, false, 1, 0)));
+        assert_eq!(
+            plain("9999999999999999999"),
+            Some(p(19, false, 9_999_999_999_999_999_999, 0))
+        );
+        // Everything else is the general path's.
+        for text in [
+            "",
+            "-",
+            "+1",
+            ".5",
+            "1.",
+            "1.e5",
+            "1e5",
+            "1.5E-3",
+            "12345678901234567890",
+            "0.0000000000000000001",
+            "a",
+        ] {
+            assert_eq!(plain(text), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn plain_fast_paths_agree_with_the_general_parsers() {
+        let mut rng = Rng(0x1234_5678_9abc_def1);
+        for _ in 0..200_000 {
+            let r = rng.next();
+            let int_digits = 1 + (r % 12) as usize;
+            let frac_digits = ((r >> 8) % 12) as usize;
+            let mut text = String::new();
+            if r & (1 << 20) != 0 {
+                text.push('-');
+            }
+            let mut d = rng.next();
+            for k in 0..int_digits {
+                let digit = if k == 0 && int_digits > 1 {
+                    1 + d % 9
+                } else {
+                    d % 10
+                };
+                text.push(char::from(b'0' + digit as u8));
+                d /= 10;
+            }
+            if frac_digits > 0 {
+                text.push('.');
+                let mut d = rng.next();
+                for _ in 0..frac_digits {
+                    text.push(char::from(b'0' + (d % 10) as u8));
+                    d /= 10;
+                }
+            }
+            let Some(p) = plain_number(text.as_bytes()) else {
+                assert!(int_digits + frac_digits > 19, "{text}");
+                continue;
+            };
+            assert_eq!(p.len, text.len(), "{text}");
+            if let Some(v) = plain_f64(&p) {
+                assert_eq!(v.to_bits(), parse_f64(&text).unwrap().to_bits(), "{text}");
+            }
+            if let Some(v) = plain_f32(&p) {
+                assert_eq!(v.to_bits(), parse_f32(&text).unwrap().to_bits(), "{text}");
+            }
+            assert_eq!(
+                plain_int::<i64>(&p).ok_or(()),
+                parse_int::<i64>(&text)
+                    .map_err(drop)
+                    .and_then(|v| if p.scale == 0 { Ok(v) } else { Err(()) }),
+                "{text}"
+            );
+            assert_eq!(
+                plain_int::<u32>(&p),
+                parse_int::<u32>(&text).ok().filter(|_| p.scale == 0),
+                "{text}"
+            );
+        }
     }
 }

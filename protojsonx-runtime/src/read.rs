@@ -150,16 +150,72 @@ impl<'a> Reader<'a> {
     /// `first` is the caller's per-object state: true until the first member was read.
     #[inline]
     pub(crate) fn next_key(&mut self, first: &mut bool) -> Result<Option<Cow<'a, str>>, Error> {
-        if self.eat(b'}') {
+        if !self.next_member(first)? {
             return Ok(None);
         }
-        if !*first && !self.eat(b',') {
-            return Err(self.unexpected("',' or '}'"));
+        self.key().map(Some)
+    }
+
+    /// Moves to the next member of an object: past the `,` that separates it
+    /// from the previous one, to the first byte of its key. False after the
+    /// closing `}`. `first` is as for [`next_key`](Self::next_key).
+    #[inline]
+    pub(crate) fn next_member(&mut self, first: &mut bool) -> Result<bool, Error> {
+        // Compact JSON: `,"` between members, `"` first, `}` at the end.
+        match self.input.get(self.pos) {
+            Some(b',') if !*first && self.input.get(self.pos + 1) == Some(&b'"') => {
+                self.pos += 1;
+                return Ok(true);
+            }
+            Some(b'"') if *first => {
+                *first = false;
+                return Ok(true);
+            }
+            Some(b'}') => {
+                self.pos += 1;
+                return Ok(false);
+            }
+            _ => {}
         }
-        if !*first && self.peek() == Peek::Invalid(b'}') {
-            return Err(self.trailing_comma());
+        self.next_member_slow(first)
+    }
+
+    /// [`next_member`](Self::next_member) with whitespace, and its errors.
+    #[inline(never)]
+    fn next_member_slow(&mut self, first: &mut bool) -> Result<bool, Error> {
+        if self.eat(b'}') {
+            return Ok(false);
+        }
+        if !*first {
+            if !self.eat(b',') {
+                return Err(self.unexpected("',' or '}'"));
+            }
+            self.skip_whitespace();
+            if self.input.get(self.pos) == Some(&b'}') {
+                return Err(self.trailing_comma());
+            }
         }
         *first = false;
+        self.skip_whitespace();
+        Ok(true)
+    }
+
+    /// Consumes `key` if the input continues with exactly these bytes: a
+    /// complete key as the encoder writes it, quotes and colon included
+    /// (`"userId":`). The fast path of speculative key matching; any other
+    /// spelling (escapes, whitespace before the colon) is read by [`key`](Self::key).
+    #[inline]
+    pub(crate) fn eat_key(&mut self, key: &[u8]) -> bool {
+        if scan::starts_with(&self.input[self.pos..], key) {
+            self.pos += key.len();
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Reads an object key and the `:` after it, at the start of a member.
+    pub(crate) fn key(&mut self) -> Result<Cow<'a, str>, Error> {
         if self.peek() != Peek::String {
             return Err(self.unexpected("string key"));
         }
@@ -167,7 +223,7 @@ impl<'a> Reader<'a> {
         if !self.eat(b':') {
             return Err(self.unexpected("':'"));
         }
-        Ok(Some(key))
+        Ok(key)
     }
 
     #[cold]
@@ -188,6 +244,34 @@ impl<'a> Reader<'a> {
     /// Moves to the next element of an array: true if one follows, false after the closing `]`.
     #[inline]
     pub(crate) fn next_element(&mut self, first: &mut bool) -> Result<bool, Error> {
+        // Compact JSON: `,` then a value between elements, `]` at the end.
+        let value_at = |at: usize| {
+            self.input
+                .get(at)
+                .is_some_and(|b| !matches!(b, b']' | b',' | b' ' | b'\n' | b'\r' | b'\t'))
+        };
+        match self.input.get(self.pos) {
+            Some(b',') if !*first && value_at(self.pos + 1) => {
+                self.pos += 1;
+                return Ok(true);
+            }
+            Some(b']') => {
+                self.pos += 1;
+                *first = false;
+                return Ok(false);
+            }
+            _ if *first && value_at(self.pos) => {
+                *first = false;
+                return Ok(true);
+            }
+            _ => {}
+        }
+        self.next_element_slow(first)
+    }
+
+    /// [`next_element`](Self::next_element) with whitespace, and its errors.
+    #[inline(never)]
+    fn next_element_slow(&mut self, first: &mut bool) -> Result<bool, Error> {
         let was_first = *first;
         *first = false;
         if self.eat(b']') {
@@ -339,6 +423,34 @@ impl<'a> Reader<'a> {
             value = value * 16 + v;
         }
         Ok(value)
+    }
+
+    /// The fast path of number reading: if the value at the current position
+    /// (after whitespace) is a [`num::Plain`] number, bare or in quotes, and
+    /// `convert` accepts it, consumes it and returns the converted value.
+    /// Otherwise nothing is consumed and the general path takes over (and
+    /// reports any error).
+    #[inline]
+    pub(crate) fn plain_number<T>(
+        &mut self,
+        convert: impl FnOnce(&num::Plain) -> Option<T>,
+    ) -> Option<T> {
+        self.skip_whitespace();
+        let quoted = self.input.get(self.pos) == Some(&b'"');
+        let start = self.pos + usize::from(quoted);
+        let plain = num::plain_number(self.input.get(start..)?)?;
+        let end = start + plain.len;
+        let next = self.input.get(end);
+        let end = if quoted {
+            (next == Some(&b'"')).then_some(end + 1)?
+        } else {
+            // A number ends at a delimiter; anything else is for the general path.
+            next.is_none_or(|b| matches!(b, b',' | b'}' | b']' | b' ' | b'\n' | b'\r' | b'\t'))
+                .then_some(end)?
+        };
+        let value = convert(&plain)?;
+        self.pos = end;
+        Some(value)
     }
 
     /// Reads a number token and returns its text (strict JSON number grammar).

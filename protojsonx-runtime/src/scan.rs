@@ -56,6 +56,43 @@ pub(crate) fn plain_ascii_prefix(bytes: &[u8]) -> &str {
     unsafe { std::str::from_utf8_unchecked(prefix) }
 }
 
+/// Whether `hay` starts with `key`, compared a word at a time: the
+/// speculative match of an object key, where `key` is a short literal
+/// (`"id":`, at least four bytes in practice) and a call to `memcmp` would
+/// cost more than the comparison.
+#[inline(always)]
+pub(crate) fn starts_with(hay: &[u8], key: &[u8]) -> bool {
+    let n = key.len();
+    if hay.len() < n {
+        return false;
+    }
+    let word = |b: &[u8], at: usize| {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&b[at..at + 8]);
+        u64::from_le_bytes(w)
+    };
+    let half = |b: &[u8], at: usize| {
+        let mut w = [0u8; 4];
+        w.copy_from_slice(&b[at..at + 4]);
+        u32::from_le_bytes(w)
+    };
+    if n >= 8 {
+        // Whole words, then the last eight bytes (overlapping what matched).
+        let mut i = 0;
+        while i + 8 <= n {
+            if word(hay, i) != word(key, i) {
+                return false;
+            }
+            i += 8;
+        }
+        i == n || word(hay, n - 8) == word(key, n - 8)
+    } else if n >= 4 {
+        half(hay, 0) == half(key, 0) && half(hay, n - 4) == half(key, n - 4)
+    } else {
+        hay[..n] == *key
+    }
+}
+
 /// The scan behind both functions: whole words while they fit, where the
 /// lowest flagged byte of the first flagged word is exact (the bit tricks
 /// only err above a true hit). The tail is one more word: the last eight
@@ -151,6 +188,28 @@ mod tests {
                 .collect();
             assert_eq!(plain_len(&bytes), slow_plain_len(&bytes), "{bytes:?}");
             check_ascii_prefix(&bytes);
+        }
+    }
+
+    #[test]
+    fn starts_with_agrees_with_the_slice_method() {
+        let hay = b"\"eventType\":\"login\",\"a\":1";
+        for len in 0..hay.len() {
+            let key = &hay[..len];
+            assert!(starts_with(hay, key), "{key:?}");
+            for pos in 0..len {
+                for b in [0u8, b'x', b'"', 0xff] {
+                    let mut other = key.to_vec();
+                    other[pos] ^= b | 1;
+                    assert_eq!(
+                        starts_with(hay, &other),
+                        hay.starts_with(&other),
+                        "{other:?}"
+                    );
+                }
+            }
+            // A key longer than what is left never matches.
+            assert!(!starts_with(&hay[..len], &hay[..len + 1]));
         }
     }
 }

@@ -72,7 +72,7 @@ const FULL_SCALARS_JSON: &str = concat!(
     r#""fSint32":-6,"fSint64":"-9223372036854775808","color":"COLOR_GREEN","optInt32":0,"optString":"","#,
     r#""optColor":"COLOR_UNSPECIFIED","repInt64":["1","-2"],"repString":["a",""],"repColor":["COLOR_RED",99],"#,
     r#""repMsg":[{"fInt32":1},{}],"repBytes":["aGk="],"customName":"c","aliased":"ALIASED_ONE","#,
-    r#""repDouble":["NaN","Infinity","-Infinity",-0,1e300]}"#
+    r#""repDouble":["NaN","Infinity","-Infinity",-0,1e+300]}"#
 );
 
 #[test]

@@ -1,13 +1,15 @@
-//! `read_json` bodies: one `match` on the key, an arm per field accepting both
-//! its JSON name and its proto name, duplicate and oneof checks, and `null`
-//! meaning "not set" except for `Value` and `NullValue`.
+//! `read_json` bodies: the field keys as the encoder writes them (matched
+//! speculatively in declaration order), a lookup from either spelling of a
+//! key to the field's index, and a `match` on that index with an arm per
+//! field; oneof checks, and `null` meaning "not set" except for `Value` and
+//! `NullValue`. Duplicates, unknown keys and error paths are the runtime's.
 
 use std::collections::HashSet;
 
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
-use super::{ident, path};
+use super::{ident, json_key, path};
 use crate::model::{Field, Kind, Message, Shape};
 
 /// The statements of `read_json` for `message`.
@@ -15,53 +17,64 @@ pub fn body(message: &Message) -> TokenStream {
     if message.fields.is_empty() {
         return quote!(d.read_object(|d, key| d.unknown_field(key)));
     }
-    let slots = Literal::usize_unsuffixed(message.fields.len() + message.oneofs.len());
+    let keys = message.fields.iter().map(|field| {
+        let json = json_key(&field.json_name);
+        let proto = json_key(&field.proto_name);
+        quote!((#json, #proto))
+    });
+    let lookup = lookup(message);
+    let arms = message.fields.iter().enumerate().map(|(index, field)| {
+        let index = Literal::usize_unsuffixed(index);
+        let (kind, read) = read_field(message, field);
+        // `null` means "not set" (the field is left as it is) except for
+        // the kinds whose values include it; `_` then takes the arm.
+        let guard = (!kind.null_is_value()).then(|| quote!(if !d.take_null()));
+        quote!(#index #guard => { #read })
+    });
+    let oneofs = (!message.oneofs.is_empty()).then(|| {
+        let count = Literal::usize_unsuffixed(message.oneofs.len());
+        quote!(let mut oneofs = [false; #count];)
+    });
+    quote! {
+        #oneofs
+        d.read_fields(
+            &[#(#keys),*],
+            |key| #lookup,
+            |d, field| {
+                match field {
+                    #(#arms)*
+                    _ => {}
+                }
+                ::core::result::Result::Ok(())
+            },
+        )
+    }
+}
+
+/// The `match` from a key (either spelling, unquoted) to its field's index.
+/// A spelling already used by an earlier field is left out, so that no
+/// pattern is unreachable; the earlier field wins, as protoc requires the
+/// names to be distinct anyway.
+fn lookup(message: &Message) -> TokenStream {
     let mut used = HashSet::new();
     let arms = message
         .fields
         .iter()
         .enumerate()
-        .map(|(index, field)| arm(message, index, field, &mut used));
-    let arms: Vec<_> = arms.collect();
+        .filter_map(|(index, field)| {
+            let patterns: Vec<_> = [&field.json_name, &field.proto_name]
+                .into_iter()
+                .filter(|name| used.insert(name.to_string()))
+                .map(|name| Literal::byte_string(name.as_bytes()))
+                .collect();
+            let index = Literal::usize_unsuffixed(index);
+            (!patterns.is_empty())
+                .then(|| quote!(#(#patterns)|* => ::core::option::Option::Some(#index),))
+        });
     quote! {
-        let mut seen = [false; #slots];
-        d.read_object(|d, key| {
-            match key {
-                #(#arms)*
-                _ => d.unknown_field(key)?,
-            }
-            ::core::result::Result::Ok(())
-        })
-    }
-}
-
-/// The match arm of one field. Keys already used by an earlier field are left
-/// out, so that no pattern is unreachable.
-fn arm(message: &Message, index: usize, field: &Field, used: &mut HashSet<String>) -> TokenStream {
-    let names = [&field.json_name, &field.proto_name];
-    let patterns: Vec<_> = names
-        .into_iter()
-        .filter(|name| used.insert(name.to_string()))
-        .map(|name| Literal::byte_string(name.as_bytes()))
-        .collect();
-    if patterns.is_empty() {
-        return TokenStream::new();
-    }
-    let slot = Literal::usize_unsuffixed(index);
-    let (kind, read) = read_field(message, field);
-    let read = if kind.null_is_value() {
-        read
-    } else {
-        quote! {
-            if !d.take_null() {
-                #read
-            }
-        }
-    };
-    quote! {
-        #(#patterns)|* => {
-            d.mark_seen(&mut seen[#slot])?;
-            #read
+        match key {
+            #(#arms)*
+            _ => ::core::option::Option::None,
         }
     }
 }
@@ -139,7 +152,7 @@ fn read_field<'m>(message: &'m Message, field: &'m Field) -> (&'m Kind, TokenStr
             let field_name = ident(&oneof.rust_name);
             let variant = path(&format!("{}::{}", oneof.rust_enum, field.rust_name));
             let oneof_name = &oneof.proto_name;
-            let slot = Literal::usize_unsuffixed(message.fields.len() + index);
+            let slot = Literal::usize_unsuffixed(*index);
             let set = match kind {
                 Kind::Enum { rust_path, .. } => {
                     let ty = path(rust_path);
@@ -155,7 +168,7 @@ fn read_field<'m>(message: &'m Message, field: &'m Field) -> (&'m Kind, TokenStr
                 }
             };
             let read = quote! {
-                d.mark_oneof(&mut seen[#slot], #oneof_name)?;
+                d.mark_oneof(&mut oneofs[#slot], #oneof_name)?;
                 #set
             };
             (kind, read)

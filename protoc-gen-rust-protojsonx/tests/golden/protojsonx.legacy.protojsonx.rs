@@ -12,19 +12,22 @@ impl ::protojsonx_runtime::ProtoJson for Child {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let mut seen = [false; 1];
-        d.read_object(|d, key| {
-            match key {
-                b"name" => {
-                    d.mark_seen(&mut seen[0])?;
-                    if !d.take_null() {
+        d.read_fields(
+            &[(b"\"name\":", b"\"name\":")],
+            |key| match key {
+                b"name" => ::core::option::Option::Some(0),
+                _ => ::core::option::Option::None,
+            },
+            |d, field| {
+                match field {
+                    0 if !d.take_null() => {
                         self.name = ::core::option::Option::Some(d.read_string()?);
                     }
+                    _ => {}
                 }
-                _ => d.unknown_field(key)?,
-            }
-            ::core::result::Result::Ok(())
-        })
+                ::core::result::Result::Ok(())
+            },
+        )
     }
 }
 impl ::protojsonx_runtime::ProtoJson for Legacy {
@@ -95,120 +98,112 @@ impl ::protojsonx_runtime::ProtoJson for Legacy {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let mut seen = [false; 16];
-        d.read_object(|d, key| {
-            match key {
-                b"optInt32" | b"opt_int32" => {
-                    d.mark_seen(&mut seen[0])?;
-                    if !d.take_null() {
+        let mut oneofs = [false; 1];
+        d.read_fields(
+            &[
+                (b"\"optInt32\":", b"\"opt_int32\":"),
+                (b"\"optString\":", b"\"opt_string\":"),
+                (b"\"optEnum\":", b"\"opt_enum\":"),
+                (b"\"optBytes\":", b"\"opt_bytes\":"),
+                (b"\"reqInt64\":", b"\"req_int64\":"),
+                (b"\"reqChild\":", b"\"req_child\":"),
+                (b"\"repInt32\":", b"\"rep_int32\":"),
+                (b"\"grouped\":", b"\"grouped\":"),
+                (b"\"item\":", b"\"item\":"),
+                (b"\"child\":", b"\"child\":"),
+                (b"\"children\":", b"\"children\":"),
+                (b"\"cInt\":", b"\"c_int\":"),
+                (b"\"cChild\":", b"\"c_child\":"),
+                (b"\"optDouble\":", b"\"opt_double\":"),
+                (b"\"optFloat\":", b"\"opt_float\":"),
+            ],
+            |key| match key {
+                b"optInt32" | b"opt_int32" => ::core::option::Option::Some(0),
+                b"optString" | b"opt_string" => ::core::option::Option::Some(1),
+                b"optEnum" | b"opt_enum" => ::core::option::Option::Some(2),
+                b"optBytes" | b"opt_bytes" => ::core::option::Option::Some(3),
+                b"reqInt64" | b"req_int64" => ::core::option::Option::Some(4),
+                b"reqChild" | b"req_child" => ::core::option::Option::Some(5),
+                b"repInt32" | b"rep_int32" => ::core::option::Option::Some(6),
+                b"grouped" => ::core::option::Option::Some(7),
+                b"item" => ::core::option::Option::Some(8),
+                b"child" => ::core::option::Option::Some(9),
+                b"children" => ::core::option::Option::Some(10),
+                b"cInt" | b"c_int" => ::core::option::Option::Some(11),
+                b"cChild" | b"c_child" => ::core::option::Option::Some(12),
+                b"optDouble" | b"opt_double" => ::core::option::Option::Some(13),
+                b"optFloat" | b"opt_float" => ::core::option::Option::Some(14),
+                _ => ::core::option::Option::None,
+            },
+            |d, field| {
+                match field {
+                    0 if !d.take_null() => {
                         self.opt_int32 = ::core::option::Option::Some(d.read_i32()?);
                     }
-                }
-                b"optString" | b"opt_string" => {
-                    d.mark_seen(&mut seen[1])?;
-                    if !d.take_null() {
+                    1 if !d.take_null() => {
                         self.opt_string = ::core::option::Option::Some(d.read_string()?);
                     }
-                }
-                b"optEnum" | b"opt_enum" => {
-                    d.mark_seen(&mut seen[2])?;
-                    if !d.take_null() {
+                    2 if !d.take_null() => {
                         if let ::core::option::Option::Some(v) = d.read_enum::<Closed>()?
                         {
                             self.opt_enum = ::core::option::Option::Some(v);
                         }
                     }
-                }
-                b"optBytes" | b"opt_bytes" => {
-                    d.mark_seen(&mut seen[3])?;
-                    if !d.take_null() {
+                    3 if !d.take_null() => {
                         self.opt_bytes = ::core::option::Option::Some(d.read_bytes()?);
                     }
-                }
-                b"reqInt64" | b"req_int64" => {
-                    d.mark_seen(&mut seen[4])?;
-                    if !d.take_null() {
+                    4 if !d.take_null() => {
                         self.req_int64 = d.read_i64()?;
                     }
-                }
-                b"reqChild" | b"req_child" => {
-                    d.mark_seen(&mut seen[5])?;
-                    if !d.take_null() {
+                    5 if !d.take_null() => {
                         d.read_message(&mut self.req_child)?;
                     }
-                }
-                b"repInt32" | b"rep_int32" => {
-                    d.mark_seen(&mut seen[6])?;
-                    if !d.take_null() {
+                    6 if !d.take_null() => {
                         d.read_list(&mut self.rep_int32, |d| d.read_i32())?;
                     }
-                }
-                b"grouped" => {
-                    d.mark_seen(&mut seen[7])?;
-                    if !d.take_null() {
+                    7 if !d.take_null() => {
                         d.read_message(
                             self
                                 .grouped
                                 .get_or_insert_with(::core::default::Default::default),
                         )?;
                     }
-                }
-                b"item" => {
-                    d.mark_seen(&mut seen[8])?;
-                    if !d.take_null() {
+                    8 if !d.take_null() => {
                         d.read_list(&mut self.item, |d| d.new_message())?;
                     }
-                }
-                b"child" => {
-                    d.mark_seen(&mut seen[9])?;
-                    if !d.take_null() {
+                    9 if !d.take_null() => {
                         d.read_message(
                             self
                                 .child
                                 .get_or_insert_with(::core::default::Default::default),
                         )?;
                     }
-                }
-                b"children" => {
-                    d.mark_seen(&mut seen[10])?;
-                    if !d.take_null() {
+                    10 if !d.take_null() => {
                         d.read_map(&mut self.children, |d| d.new_message())?;
                     }
-                }
-                b"cInt" | b"c_int" => {
-                    d.mark_seen(&mut seen[11])?;
-                    if !d.take_null() {
-                        d.mark_oneof(&mut seen[15], "choice")?;
+                    11 if !d.take_null() => {
+                        d.mark_oneof(&mut oneofs[0], "choice")?;
                         self.choice = ::core::option::Option::Some(
                             legacy::Choice::CInt(d.read_i32()?),
                         );
                     }
-                }
-                b"cChild" | b"c_child" => {
-                    d.mark_seen(&mut seen[12])?;
-                    if !d.take_null() {
-                        d.mark_oneof(&mut seen[15], "choice")?;
+                    12 if !d.take_null() => {
+                        d.mark_oneof(&mut oneofs[0], "choice")?;
                         self.choice = ::core::option::Option::Some(
                             legacy::Choice::CChild(d.new_message()?),
                         );
                     }
-                }
-                b"optDouble" | b"opt_double" => {
-                    d.mark_seen(&mut seen[13])?;
-                    if !d.take_null() {
+                    13 if !d.take_null() => {
                         self.opt_double = ::core::option::Option::Some(d.read_f64()?);
                     }
-                }
-                b"optFloat" | b"opt_float" => {
-                    d.mark_seen(&mut seen[14])?;
-                    if !d.take_null() {
+                    14 if !d.take_null() => {
                         self.opt_float = ::core::option::Option::Some(d.read_f32()?);
                     }
+                    _ => {}
                 }
-                _ => d.unknown_field(key)?,
-            }
-            ::core::result::Result::Ok(())
-        })
+                ::core::result::Result::Ok(())
+            },
+        )
     }
 }
 impl ::protojsonx_runtime::ProtoJson for legacy::Grouped {
@@ -224,19 +219,22 @@ impl ::protojsonx_runtime::ProtoJson for legacy::Grouped {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let mut seen = [false; 1];
-        d.read_object(|d, key| {
-            match key {
-                b"a" => {
-                    d.mark_seen(&mut seen[0])?;
-                    if !d.take_null() {
+        d.read_fields(
+            &[(b"\"a\":", b"\"a\":")],
+            |key| match key {
+                b"a" => ::core::option::Option::Some(0),
+                _ => ::core::option::Option::None,
+            },
+            |d, field| {
+                match field {
+                    0 if !d.take_null() => {
                         self.a = ::core::option::Option::Some(d.read_i32()?);
                     }
+                    _ => {}
                 }
-                _ => d.unknown_field(key)?,
-            }
-            ::core::result::Result::Ok(())
-        })
+                ::core::result::Result::Ok(())
+            },
+        )
     }
 }
 impl ::protojsonx_runtime::ProtoJson for legacy::Item {
@@ -252,19 +250,22 @@ impl ::protojsonx_runtime::ProtoJson for legacy::Item {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let mut seen = [false; 1];
-        d.read_object(|d, key| {
-            match key {
-                b"label" => {
-                    d.mark_seen(&mut seen[0])?;
-                    if !d.take_null() {
+        d.read_fields(
+            &[(b"\"label\":", b"\"label\":")],
+            |key| match key {
+                b"label" => ::core::option::Option::Some(0),
+                _ => ::core::option::Option::None,
+            },
+            |d, field| {
+                match field {
+                    0 if !d.take_null() => {
                         self.label = ::core::option::Option::Some(d.read_string()?);
                     }
+                    _ => {}
                 }
-                _ => d.unknown_field(key)?,
-            }
-            ::core::result::Result::Ok(())
-        })
+                ::core::result::Result::Ok(())
+            },
+        )
     }
 }
 impl ::protojsonx_runtime::__private::JsonEnum for Closed {

@@ -96,145 +96,133 @@ impl ::protojsonx_runtime::ProtoJson for Self_ {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let mut seen = [false; 22];
-        d.read_object(|d, key| {
-            match key {
-                b"type" => {
-                    d.mark_seen(&mut seen[0])?;
-                    if !d.take_null() {
+        d.read_fields(
+            &[
+                (b"\"type\":", b"\"type\":"),
+                (b"\"gen\":", b"\"gen\":"),
+                (b"\"self\":", b"\"self\":"),
+                (b"\"async\":", b"\"async\":"),
+                (b"\"await\":", b"\"await\":"),
+                (b"\"try\":", b"\"try\":"),
+                (b"\"dyn\":", b"\"dyn\":"),
+                (b"\"fn\":", b"\"fn\":"),
+                (b"\"match\":", b"\"match\":"),
+                (b"\"super\":", b"\"super\":"),
+                (b"\"crate\":", b"\"crate\":"),
+                (b"\"extern\":", b"\"extern\":"),
+                (b"\"abstract\":", b"\"abstract\":"),
+                (b"\"yield\":", b"\"yield\":"),
+                (b"\"box\":", b"\"box\":"),
+                (b"\"DoubleUnderscore\":", b"\"__double__underscore\":"),
+                (b"\"Leading\":", b"\"_leading\":"),
+                (b"\"trailing\":", b"\"trailing_\":"),
+                (b"\"camelCaseField\":", b"\"camelCaseField\":"),
+                (b"\"HTTPServer\":", b"\"HTTPServer\":"),
+                (b"\"field0name\":", b"\"field0name\":"),
+                (b"\"FIELDNAMEUPPER\":", b"\"FIELD_NAME_UPPER\":"),
+            ],
+            |key| match key {
+                b"type" => ::core::option::Option::Some(0),
+                b"gen" => ::core::option::Option::Some(1),
+                b"self" => ::core::option::Option::Some(2),
+                b"async" => ::core::option::Option::Some(3),
+                b"await" => ::core::option::Option::Some(4),
+                b"try" => ::core::option::Option::Some(5),
+                b"dyn" => ::core::option::Option::Some(6),
+                b"fn" => ::core::option::Option::Some(7),
+                b"match" => ::core::option::Option::Some(8),
+                b"super" => ::core::option::Option::Some(9),
+                b"crate" => ::core::option::Option::Some(10),
+                b"extern" => ::core::option::Option::Some(11),
+                b"abstract" => ::core::option::Option::Some(12),
+                b"yield" => ::core::option::Option::Some(13),
+                b"box" => ::core::option::Option::Some(14),
+                b"DoubleUnderscore" | b"__double__underscore" => {
+                    ::core::option::Option::Some(15)
+                }
+                b"Leading" | b"_leading" => ::core::option::Option::Some(16),
+                b"trailing" | b"trailing_" => ::core::option::Option::Some(17),
+                b"camelCaseField" => ::core::option::Option::Some(18),
+                b"HTTPServer" => ::core::option::Option::Some(19),
+                b"field0name" => ::core::option::Option::Some(20),
+                b"FIELDNAMEUPPER" | b"FIELD_NAME_UPPER" => {
+                    ::core::option::Option::Some(21)
+                }
+                _ => ::core::option::Option::None,
+            },
+            |d, field| {
+                match field {
+                    0 if !d.take_null() => {
                         self.r#type = d.read_i32()?;
                     }
-                }
-                b"gen" => {
-                    d.mark_seen(&mut seen[1])?;
-                    if !d.take_null() {
+                    1 if !d.take_null() => {
                         self.r#gen = d.read_string()?;
                     }
-                }
-                b"self" => {
-                    d.mark_seen(&mut seen[2])?;
-                    if !d.take_null() {
+                    2 if !d.take_null() => {
                         self.self_ = d.read_bool()?;
                     }
-                }
-                b"async" => {
-                    d.mark_seen(&mut seen[3])?;
-                    if !d.take_null() {
+                    3 if !d.take_null() => {
                         self.r#async = d.read_i32()?;
                     }
-                }
-                b"await" => {
-                    d.mark_seen(&mut seen[4])?;
-                    if !d.take_null() {
+                    4 if !d.take_null() => {
                         self.r#await = d.read_i32()?;
                     }
-                }
-                b"try" => {
-                    d.mark_seen(&mut seen[5])?;
-                    if !d.take_null() {
+                    5 if !d.take_null() => {
                         self.r#try = d.read_i32()?;
                     }
-                }
-                b"dyn" => {
-                    d.mark_seen(&mut seen[6])?;
-                    if !d.take_null() {
+                    6 if !d.take_null() => {
                         self.r#dyn = d.read_i32()?;
                     }
-                }
-                b"fn" => {
-                    d.mark_seen(&mut seen[7])?;
-                    if !d.take_null() {
+                    7 if !d.take_null() => {
                         self.r#fn = d.read_i32()?;
                     }
-                }
-                b"match" => {
-                    d.mark_seen(&mut seen[8])?;
-                    if !d.take_null() {
+                    8 if !d.take_null() => {
                         self.r#match = d.read_i32()?;
                     }
-                }
-                b"super" => {
-                    d.mark_seen(&mut seen[9])?;
-                    if !d.take_null() {
+                    9 if !d.take_null() => {
                         self.super_ = d.read_i32()?;
                     }
-                }
-                b"crate" => {
-                    d.mark_seen(&mut seen[10])?;
-                    if !d.take_null() {
+                    10 if !d.take_null() => {
                         self.crate_ = d.read_i32()?;
                     }
-                }
-                b"extern" => {
-                    d.mark_seen(&mut seen[11])?;
-                    if !d.take_null() {
+                    11 if !d.take_null() => {
                         self.extern_ = d.read_i32()?;
                     }
-                }
-                b"abstract" => {
-                    d.mark_seen(&mut seen[12])?;
-                    if !d.take_null() {
+                    12 if !d.take_null() => {
                         self.r#abstract = d.read_i32()?;
                     }
-                }
-                b"yield" => {
-                    d.mark_seen(&mut seen[13])?;
-                    if !d.take_null() {
+                    13 if !d.take_null() => {
                         self.r#yield = d.read_i32()?;
                     }
-                }
-                b"box" => {
-                    d.mark_seen(&mut seen[14])?;
-                    if !d.take_null() {
+                    14 if !d.take_null() => {
                         self.r#box = d.read_i32()?;
                     }
-                }
-                b"DoubleUnderscore" | b"__double__underscore" => {
-                    d.mark_seen(&mut seen[15])?;
-                    if !d.take_null() {
+                    15 if !d.take_null() => {
                         self.double_underscore = d.read_i32()?;
                     }
-                }
-                b"Leading" | b"_leading" => {
-                    d.mark_seen(&mut seen[16])?;
-                    if !d.take_null() {
+                    16 if !d.take_null() => {
                         self.leading = d.read_i32()?;
                     }
-                }
-                b"trailing" | b"trailing_" => {
-                    d.mark_seen(&mut seen[17])?;
-                    if !d.take_null() {
+                    17 if !d.take_null() => {
                         self.trailing = d.read_i32()?;
                     }
-                }
-                b"camelCaseField" => {
-                    d.mark_seen(&mut seen[18])?;
-                    if !d.take_null() {
+                    18 if !d.take_null() => {
                         self.camel_case_field = d.read_i32()?;
                     }
-                }
-                b"HTTPServer" => {
-                    d.mark_seen(&mut seen[19])?;
-                    if !d.take_null() {
+                    19 if !d.take_null() => {
                         self.http_server = d.read_i32()?;
                     }
-                }
-                b"field0name" => {
-                    d.mark_seen(&mut seen[20])?;
-                    if !d.take_null() {
+                    20 if !d.take_null() => {
                         self.field0name = d.read_i32()?;
                     }
-                }
-                b"FIELDNAMEUPPER" | b"FIELD_NAME_UPPER" => {
-                    d.mark_seen(&mut seen[21])?;
-                    if !d.take_null() {
+                    21 if !d.take_null() => {
                         self.field_name_upper = d.read_i32()?;
                     }
+                    _ => {}
                 }
-                _ => d.unknown_field(key)?,
-            }
-            ::core::result::Result::Ok(())
-        })
+                ::core::result::Result::Ok(())
+            },
+        )
     }
 }
 impl ::protojsonx_runtime::ProtoJson for Type {
@@ -265,51 +253,54 @@ impl ::protojsonx_runtime::ProtoJson for Type {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let mut seen = [false; 5];
-        d.read_object(|d, key| {
-            match key {
-                b"gen" => {
-                    d.mark_seen(&mut seen[0])?;
-                    if !d.take_null() {
+        let mut oneofs = [false; 1];
+        d.read_fields(
+            &[
+                (b"\"gen\":", b"\"gen\":"),
+                (b"\"async\":", b"\"async\":"),
+                (b"\"loop\":", b"\"loop\":"),
+                (b"\"move\":", b"\"move\":"),
+            ],
+            |key| match key {
+                b"gen" => ::core::option::Option::Some(0),
+                b"async" => ::core::option::Option::Some(1),
+                b"loop" => ::core::option::Option::Some(2),
+                b"move" => ::core::option::Option::Some(3),
+                _ => ::core::option::Option::None,
+            },
+            |d, field| {
+                match field {
+                    0 if !d.take_null() => {
                         d.read_message(
                             self
                                 .r#gen
                                 .get_or_insert_with(::core::default::Default::default),
                         )?;
                     }
-                }
-                b"async" => {
-                    d.mark_seen(&mut seen[1])?;
-                    if !d.take_null() {
+                    1 if !d.take_null() => {
                         if let ::core::option::Option::Some(v) = d
                             .read_enum::<r#type::Async>()?
                         {
                             self.r#async = v;
                         }
                     }
-                }
-                b"loop" => {
-                    d.mark_seen(&mut seen[2])?;
-                    if !d.take_null() {
-                        d.mark_oneof(&mut seen[4], "type")?;
+                    2 if !d.take_null() => {
+                        d.mark_oneof(&mut oneofs[0], "type")?;
                         self.r#type = ::core::option::Option::Some(
                             r#type::Type::Loop(d.read_i32()?),
                         );
                     }
-                }
-                b"move" => {
-                    d.mark_seen(&mut seen[3])?;
-                    if !d.take_null() {
-                        d.mark_oneof(&mut seen[4], "type")?;
+                    3 if !d.take_null() => {
+                        d.mark_oneof(&mut oneofs[0], "type")?;
                         self.r#type = ::core::option::Option::Some(
                             r#type::Type::Move(d.new_message()?),
                         );
                     }
+                    _ => {}
                 }
-                _ => d.unknown_field(key)?,
-            }
-            ::core::result::Result::Ok(())
-        })
+                ::core::result::Result::Ok(())
+            },
+        )
     }
 }
 impl ::protojsonx_runtime::ProtoJson for r#type::Gen {
@@ -325,19 +316,22 @@ impl ::protojsonx_runtime::ProtoJson for r#type::Gen {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let mut seen = [false; 1];
-        d.read_object(|d, key| {
-            match key {
-                b"x" => {
-                    d.mark_seen(&mut seen[0])?;
-                    if !d.take_null() {
+        d.read_fields(
+            &[(b"\"x\":", b"\"x\":")],
+            |key| match key {
+                b"x" => ::core::option::Option::Some(0),
+                _ => ::core::option::Option::None,
+            },
+            |d, field| {
+                match field {
+                    0 if !d.take_null() => {
                         self.x = d.read_i32()?;
                     }
+                    _ => {}
                 }
-                _ => d.unknown_field(key)?,
-            }
-            ::core::result::Result::Ok(())
-        })
+                ::core::result::Result::Ok(())
+            },
+        )
     }
 }
 impl ::protojsonx_runtime::ProtoJson for Conflict {
@@ -360,31 +354,33 @@ impl ::protojsonx_runtime::ProtoJson for Conflict {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let mut seen = [false; 3];
-        d.read_object(|d, key| {
-            match key {
-                b"a" => {
-                    d.mark_seen(&mut seen[0])?;
-                    if !d.take_null() {
-                        d.mark_oneof(&mut seen[2], "kind")?;
+        let mut oneofs = [false; 1];
+        d.read_fields(
+            &[(b"\"a\":", b"\"a\":"), (b"\"k\":", b"\"k\":")],
+            |key| match key {
+                b"a" => ::core::option::Option::Some(0),
+                b"k" => ::core::option::Option::Some(1),
+                _ => ::core::option::Option::None,
+            },
+            |d, field| {
+                match field {
+                    0 if !d.take_null() => {
+                        d.mark_oneof(&mut oneofs[0], "kind")?;
                         self.kind = ::core::option::Option::Some(
                             conflict::KindOneOf::A(d.read_i32()?),
                         );
                     }
-                }
-                b"k" => {
-                    d.mark_seen(&mut seen[1])?;
-                    if !d.take_null() {
-                        d.mark_oneof(&mut seen[2], "kind")?;
+                    1 if !d.take_null() => {
+                        d.mark_oneof(&mut oneofs[0], "kind")?;
                         self.kind = ::core::option::Option::Some(
                             conflict::KindOneOf::K(d.new_message()?),
                         );
                     }
+                    _ => {}
                 }
-                _ => d.unknown_field(key)?,
-            }
-            ::core::result::Result::Ok(())
-        })
+                ::core::result::Result::Ok(())
+            },
+        )
     }
 }
 impl ::protojsonx_runtime::ProtoJson for conflict::Kind {
@@ -400,19 +396,22 @@ impl ::protojsonx_runtime::ProtoJson for conflict::Kind {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let mut seen = [false; 1];
-        d.read_object(|d, key| {
-            match key {
-                b"y" => {
-                    d.mark_seen(&mut seen[0])?;
-                    if !d.take_null() {
+        d.read_fields(
+            &[(b"\"y\":", b"\"y\":")],
+            |key| match key {
+                b"y" => ::core::option::Option::Some(0),
+                _ => ::core::option::Option::None,
+            },
+            |d, field| {
+                match field {
+                    0 if !d.take_null() => {
                         self.y = d.read_i32()?;
                     }
+                    _ => {}
                 }
-                _ => d.unknown_field(key)?,
-            }
-            ::core::result::Result::Ok(())
-        })
+                ::core::result::Result::Ok(())
+            },
+        )
     }
 }
 impl ::protojsonx_runtime::ProtoJson for Option {
@@ -432,29 +431,30 @@ impl ::protojsonx_runtime::ProtoJson for Option {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let mut seen = [false; 2];
-        d.read_object(|d, key| {
-            match key {
-                b"some" => {
-                    d.mark_seen(&mut seen[0])?;
-                    if !d.take_null() {
+        d.read_fields(
+            &[(b"\"some\":", b"\"some\":"), (b"\"result\":", b"\"result\":")],
+            |key| match key {
+                b"some" => ::core::option::Option::Some(0),
+                b"result" => ::core::option::Option::Some(1),
+                _ => ::core::option::Option::None,
+            },
+            |d, field| {
+                match field {
+                    0 if !d.take_null() => {
                         self.some = d.read_i32()?;
                     }
-                }
-                b"result" => {
-                    d.mark_seen(&mut seen[1])?;
-                    if !d.take_null() {
+                    1 if !d.take_null() => {
                         d.read_message(
                             self
                                 .result
                                 .get_or_insert_with(::core::default::Default::default),
                         )?;
                     }
+                    _ => {}
                 }
-                _ => d.unknown_field(key)?,
-            }
-            ::core::result::Result::Ok(())
-        })
+                ::core::result::Result::Ok(())
+            },
+        )
     }
 }
 impl ::protojsonx_runtime::ProtoJson for Result {
@@ -470,19 +470,22 @@ impl ::protojsonx_runtime::ProtoJson for Result {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let mut seen = [false; 1];
-        d.read_object(|d, key| {
-            match key {
-                b"ok" => {
-                    d.mark_seen(&mut seen[0])?;
-                    if !d.take_null() {
+        d.read_fields(
+            &[(b"\"ok\":", b"\"ok\":")],
+            |key| match key {
+                b"ok" => ::core::option::Option::Some(0),
+                _ => ::core::option::Option::None,
+            },
+            |d, field| {
+                match field {
+                    0 if !d.take_null() => {
                         self.ok = d.read_i32()?;
                     }
+                    _ => {}
                 }
-                _ => d.unknown_field(key)?,
-            }
-            ::core::result::Result::Ok(())
-        })
+                ::core::result::Result::Ok(())
+            },
+        )
     }
 }
 impl ::protojsonx_runtime::__private::JsonEnum for r#type::Async {

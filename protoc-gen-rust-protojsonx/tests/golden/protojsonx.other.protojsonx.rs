@@ -16,29 +16,30 @@ impl ::protojsonx_runtime::ProtoJson for Remote {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let mut seen = [false; 2];
-        d.read_object(|d, key| {
-            match key {
-                b"where" => {
-                    d.mark_seen(&mut seen[0])?;
-                    if !d.take_null() {
+        d.read_fields(
+            &[(b"\"where\":", b"\"where\":"), (b"\"kind\":", b"\"kind\":")],
+            |key| match key {
+                b"where" => ::core::option::Option::Some(0),
+                b"kind" => ::core::option::Option::Some(1),
+                _ => ::core::option::Option::None,
+            },
+            |d, field| {
+                match field {
+                    0 if !d.take_null() => {
                         self.r#where = d.read_string()?;
                     }
-                }
-                b"kind" => {
-                    d.mark_seen(&mut seen[1])?;
-                    if !d.take_null() {
+                    1 if !d.take_null() => {
                         if let ::core::option::Option::Some(v) = d
                             .read_enum::<remote::Kind>()?
                         {
                             self.kind = v;
                         }
                     }
+                    _ => {}
                 }
-                _ => d.unknown_field(key)?,
-            }
-            ::core::result::Result::Ok(())
-        })
+                ::core::result::Result::Ok(())
+            },
+        )
     }
 }
 impl ::protojsonx_runtime::__private::JsonEnum for remote::Kind {

@@ -116,185 +116,164 @@ impl ::protojsonx_runtime::ProtoJson for Scalars {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let mut seen = [false; 27];
-        d.read_object(|d, key| {
-            match key {
-                b"fDouble" | b"f_double" => {
-                    d.mark_seen(&mut seen[0])?;
-                    if !d.take_null() {
+        d.read_fields(
+            &[
+                (b"\"fDouble\":", b"\"f_double\":"),
+                (b"\"fFloat\":", b"\"f_float\":"),
+                (b"\"fInt64\":", b"\"f_int64\":"),
+                (b"\"fUint64\":", b"\"f_uint64\":"),
+                (b"\"fInt32\":", b"\"f_int32\":"),
+                (b"\"fFixed64\":", b"\"f_fixed64\":"),
+                (b"\"fFixed32\":", b"\"f_fixed32\":"),
+                (b"\"fBool\":", b"\"f_bool\":"),
+                (b"\"fString\":", b"\"f_string\":"),
+                (b"\"fBytes\":", b"\"f_bytes\":"),
+                (b"\"fUint32\":", b"\"f_uint32\":"),
+                (b"\"fSfixed32\":", b"\"f_sfixed32\":"),
+                (b"\"fSfixed64\":", b"\"f_sfixed64\":"),
+                (b"\"fSint32\":", b"\"f_sint32\":"),
+                (b"\"fSint64\":", b"\"f_sint64\":"),
+                (b"\"color\":", b"\"color\":"),
+                (b"\"optInt32\":", b"\"opt_int32\":"),
+                (b"\"optString\":", b"\"opt_string\":"),
+                (b"\"optColor\":", b"\"opt_color\":"),
+                (b"\"repInt64\":", b"\"rep_int64\":"),
+                (b"\"repString\":", b"\"rep_string\":"),
+                (b"\"repColor\":", b"\"rep_color\":"),
+                (b"\"repMsg\":", b"\"rep_msg\":"),
+                (b"\"repBytes\":", b"\"rep_bytes\":"),
+                (b"\"customName\":", b"\"custom_json\":"),
+                (b"\"aliased\":", b"\"aliased\":"),
+                (b"\"repDouble\":", b"\"rep_double\":"),
+            ],
+            |key| match key {
+                b"fDouble" | b"f_double" => ::core::option::Option::Some(0),
+                b"fFloat" | b"f_float" => ::core::option::Option::Some(1),
+                b"fInt64" | b"f_int64" => ::core::option::Option::Some(2),
+                b"fUint64" | b"f_uint64" => ::core::option::Option::Some(3),
+                b"fInt32" | b"f_int32" => ::core::option::Option::Some(4),
+                b"fFixed64" | b"f_fixed64" => ::core::option::Option::Some(5),
+                b"fFixed32" | b"f_fixed32" => ::core::option::Option::Some(6),
+                b"fBool" | b"f_bool" => ::core::option::Option::Some(7),
+                b"fString" | b"f_string" => ::core::option::Option::Some(8),
+                b"fBytes" | b"f_bytes" => ::core::option::Option::Some(9),
+                b"fUint32" | b"f_uint32" => ::core::option::Option::Some(10),
+                b"fSfixed32" | b"f_sfixed32" => ::core::option::Option::Some(11),
+                b"fSfixed64" | b"f_sfixed64" => ::core::option::Option::Some(12),
+                b"fSint32" | b"f_sint32" => ::core::option::Option::Some(13),
+                b"fSint64" | b"f_sint64" => ::core::option::Option::Some(14),
+                b"color" => ::core::option::Option::Some(15),
+                b"optInt32" | b"opt_int32" => ::core::option::Option::Some(16),
+                b"optString" | b"opt_string" => ::core::option::Option::Some(17),
+                b"optColor" | b"opt_color" => ::core::option::Option::Some(18),
+                b"repInt64" | b"rep_int64" => ::core::option::Option::Some(19),
+                b"repString" | b"rep_string" => ::core::option::Option::Some(20),
+                b"repColor" | b"rep_color" => ::core::option::Option::Some(21),
+                b"repMsg" | b"rep_msg" => ::core::option::Option::Some(22),
+                b"repBytes" | b"rep_bytes" => ::core::option::Option::Some(23),
+                b"customName" | b"custom_json" => ::core::option::Option::Some(24),
+                b"aliased" => ::core::option::Option::Some(25),
+                b"repDouble" | b"rep_double" => ::core::option::Option::Some(26),
+                _ => ::core::option::Option::None,
+            },
+            |d, field| {
+                match field {
+                    0 if !d.take_null() => {
                         self.f_double = d.read_f64()?;
                     }
-                }
-                b"fFloat" | b"f_float" => {
-                    d.mark_seen(&mut seen[1])?;
-                    if !d.take_null() {
+                    1 if !d.take_null() => {
                         self.f_float = d.read_f32()?;
                     }
-                }
-                b"fInt64" | b"f_int64" => {
-                    d.mark_seen(&mut seen[2])?;
-                    if !d.take_null() {
+                    2 if !d.take_null() => {
                         self.f_int64 = d.read_i64()?;
                     }
-                }
-                b"fUint64" | b"f_uint64" => {
-                    d.mark_seen(&mut seen[3])?;
-                    if !d.take_null() {
+                    3 if !d.take_null() => {
                         self.f_uint64 = d.read_u64()?;
                     }
-                }
-                b"fInt32" | b"f_int32" => {
-                    d.mark_seen(&mut seen[4])?;
-                    if !d.take_null() {
+                    4 if !d.take_null() => {
                         self.f_int32 = d.read_i32()?;
                     }
-                }
-                b"fFixed64" | b"f_fixed64" => {
-                    d.mark_seen(&mut seen[5])?;
-                    if !d.take_null() {
+                    5 if !d.take_null() => {
                         self.f_fixed64 = d.read_u64()?;
                     }
-                }
-                b"fFixed32" | b"f_fixed32" => {
-                    d.mark_seen(&mut seen[6])?;
-                    if !d.take_null() {
+                    6 if !d.take_null() => {
                         self.f_fixed32 = d.read_u32()?;
                     }
-                }
-                b"fBool" | b"f_bool" => {
-                    d.mark_seen(&mut seen[7])?;
-                    if !d.take_null() {
+                    7 if !d.take_null() => {
                         self.f_bool = d.read_bool()?;
                     }
-                }
-                b"fString" | b"f_string" => {
-                    d.mark_seen(&mut seen[8])?;
-                    if !d.take_null() {
+                    8 if !d.take_null() => {
                         self.f_string = d.read_string()?;
                     }
-                }
-                b"fBytes" | b"f_bytes" => {
-                    d.mark_seen(&mut seen[9])?;
-                    if !d.take_null() {
+                    9 if !d.take_null() => {
                         self.f_bytes = d.read_bytes()?;
                     }
-                }
-                b"fUint32" | b"f_uint32" => {
-                    d.mark_seen(&mut seen[10])?;
-                    if !d.take_null() {
+                    10 if !d.take_null() => {
                         self.f_uint32 = d.read_u32()?;
                     }
-                }
-                b"fSfixed32" | b"f_sfixed32" => {
-                    d.mark_seen(&mut seen[11])?;
-                    if !d.take_null() {
+                    11 if !d.take_null() => {
                         self.f_sfixed32 = d.read_i32()?;
                     }
-                }
-                b"fSfixed64" | b"f_sfixed64" => {
-                    d.mark_seen(&mut seen[12])?;
-                    if !d.take_null() {
+                    12 if !d.take_null() => {
                         self.f_sfixed64 = d.read_i64()?;
                     }
-                }
-                b"fSint32" | b"f_sint32" => {
-                    d.mark_seen(&mut seen[13])?;
-                    if !d.take_null() {
+                    13 if !d.take_null() => {
                         self.f_sint32 = d.read_i32()?;
                     }
-                }
-                b"fSint64" | b"f_sint64" => {
-                    d.mark_seen(&mut seen[14])?;
-                    if !d.take_null() {
+                    14 if !d.take_null() => {
                         self.f_sint64 = d.read_i64()?;
                     }
-                }
-                b"color" => {
-                    d.mark_seen(&mut seen[15])?;
-                    if !d.take_null() {
+                    15 if !d.take_null() => {
                         if let ::core::option::Option::Some(v) = d.read_enum::<Color>()?
                         {
                             self.color = v;
                         }
                     }
-                }
-                b"optInt32" | b"opt_int32" => {
-                    d.mark_seen(&mut seen[16])?;
-                    if !d.take_null() {
+                    16 if !d.take_null() => {
                         self.opt_int32 = ::core::option::Option::Some(d.read_i32()?);
                     }
-                }
-                b"optString" | b"opt_string" => {
-                    d.mark_seen(&mut seen[17])?;
-                    if !d.take_null() {
+                    17 if !d.take_null() => {
                         self.opt_string = ::core::option::Option::Some(d.read_string()?);
                     }
-                }
-                b"optColor" | b"opt_color" => {
-                    d.mark_seen(&mut seen[18])?;
-                    if !d.take_null() {
+                    18 if !d.take_null() => {
                         if let ::core::option::Option::Some(v) = d.read_enum::<Color>()?
                         {
                             self.opt_color = ::core::option::Option::Some(v);
                         }
                     }
-                }
-                b"repInt64" | b"rep_int64" => {
-                    d.mark_seen(&mut seen[19])?;
-                    if !d.take_null() {
+                    19 if !d.take_null() => {
                         d.read_list(&mut self.rep_int64, |d| d.read_i64())?;
                     }
-                }
-                b"repString" | b"rep_string" => {
-                    d.mark_seen(&mut seen[20])?;
-                    if !d.take_null() {
+                    20 if !d.take_null() => {
                         d.read_list(&mut self.rep_string, |d| d.read_string())?;
                     }
-                }
-                b"repColor" | b"rep_color" => {
-                    d.mark_seen(&mut seen[21])?;
-                    if !d.take_null() {
+                    21 if !d.take_null() => {
                         d.read_enum_list::<Color>(&mut self.rep_color)?;
                     }
-                }
-                b"repMsg" | b"rep_msg" => {
-                    d.mark_seen(&mut seen[22])?;
-                    if !d.take_null() {
+                    22 if !d.take_null() => {
                         d.read_list(&mut self.rep_msg, |d| d.new_message())?;
                     }
-                }
-                b"repBytes" | b"rep_bytes" => {
-                    d.mark_seen(&mut seen[23])?;
-                    if !d.take_null() {
+                    23 if !d.take_null() => {
                         d.read_list(&mut self.rep_bytes, |d| d.read_bytes())?;
                     }
-                }
-                b"customName" | b"custom_json" => {
-                    d.mark_seen(&mut seen[24])?;
-                    if !d.take_null() {
+                    24 if !d.take_null() => {
                         self.custom_json = d.read_string()?;
                     }
-                }
-                b"aliased" => {
-                    d.mark_seen(&mut seen[25])?;
-                    if !d.take_null() {
+                    25 if !d.take_null() => {
                         if let ::core::option::Option::Some(v) = d
                             .read_enum::<Aliased>()?
                         {
                             self.aliased = v;
                         }
                     }
-                }
-                b"repDouble" | b"rep_double" => {
-                    d.mark_seen(&mut seen[26])?;
-                    if !d.take_null() {
+                    26 if !d.take_null() => {
                         d.read_list(&mut self.rep_double, |d| d.read_f64())?;
                     }
+                    _ => {}
                 }
-                _ => d.unknown_field(key)?,
-            }
-            ::core::result::Result::Ok(())
-        })
+                ::core::result::Result::Ok(())
+            },
+        )
     }
 }
 impl ::protojsonx_runtime::ProtoJson for Maps {
@@ -354,85 +333,81 @@ impl ::protojsonx_runtime::ProtoJson for Maps {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let mut seen = [false; 12];
-        d.read_object(|d, key| {
-            match key {
-                b"stringString" | b"string_string" => {
-                    d.mark_seen(&mut seen[0])?;
-                    if !d.take_null() {
+        d.read_fields(
+            &[
+                (b"\"stringString\":", b"\"string_string\":"),
+                (b"\"int32Int32\":", b"\"int32_int32\":"),
+                (b"\"int64String\":", b"\"int64_string\":"),
+                (b"\"uint32Bool\":", b"\"uint32_bool\":"),
+                (b"\"uint64Double\":", b"\"uint64_double\":"),
+                (b"\"sint32Bytes\":", b"\"sint32_bytes\":"),
+                (b"\"sint64Color\":", b"\"sint64_color\":"),
+                (b"\"fixed32Msg\":", b"\"fixed32_msg\":"),
+                (b"\"fixed64Float\":", b"\"fixed64_float\":"),
+                (b"\"sfixed32Int64\":", b"\"sfixed32_int64\":"),
+                (b"\"sfixed64Uint64\":", b"\"sfixed64_uint64\":"),
+                (b"\"boolString\":", b"\"bool_string\":"),
+            ],
+            |key| match key {
+                b"stringString" | b"string_string" => ::core::option::Option::Some(0),
+                b"int32Int32" | b"int32_int32" => ::core::option::Option::Some(1),
+                b"int64String" | b"int64_string" => ::core::option::Option::Some(2),
+                b"uint32Bool" | b"uint32_bool" => ::core::option::Option::Some(3),
+                b"uint64Double" | b"uint64_double" => ::core::option::Option::Some(4),
+                b"sint32Bytes" | b"sint32_bytes" => ::core::option::Option::Some(5),
+                b"sint64Color" | b"sint64_color" => ::core::option::Option::Some(6),
+                b"fixed32Msg" | b"fixed32_msg" => ::core::option::Option::Some(7),
+                b"fixed64Float" | b"fixed64_float" => ::core::option::Option::Some(8),
+                b"sfixed32Int64" | b"sfixed32_int64" => ::core::option::Option::Some(9),
+                b"sfixed64Uint64" | b"sfixed64_uint64" => {
+                    ::core::option::Option::Some(10)
+                }
+                b"boolString" | b"bool_string" => ::core::option::Option::Some(11),
+                _ => ::core::option::Option::None,
+            },
+            |d, field| {
+                match field {
+                    0 if !d.take_null() => {
                         d.read_map(&mut self.string_string, |d| d.read_string())?;
                     }
-                }
-                b"int32Int32" | b"int32_int32" => {
-                    d.mark_seen(&mut seen[1])?;
-                    if !d.take_null() {
+                    1 if !d.take_null() => {
                         d.read_map(&mut self.int32_int32, |d| d.read_i32())?;
                     }
-                }
-                b"int64String" | b"int64_string" => {
-                    d.mark_seen(&mut seen[2])?;
-                    if !d.take_null() {
+                    2 if !d.take_null() => {
                         d.read_map(&mut self.int64_string, |d| d.read_string())?;
                     }
-                }
-                b"uint32Bool" | b"uint32_bool" => {
-                    d.mark_seen(&mut seen[3])?;
-                    if !d.take_null() {
+                    3 if !d.take_null() => {
                         d.read_map(&mut self.uint32_bool, |d| d.read_bool())?;
                     }
-                }
-                b"uint64Double" | b"uint64_double" => {
-                    d.mark_seen(&mut seen[4])?;
-                    if !d.take_null() {
+                    4 if !d.take_null() => {
                         d.read_map(&mut self.uint64_double, |d| d.read_f64())?;
                     }
-                }
-                b"sint32Bytes" | b"sint32_bytes" => {
-                    d.mark_seen(&mut seen[5])?;
-                    if !d.take_null() {
+                    5 if !d.take_null() => {
                         d.read_map(&mut self.sint32_bytes, |d| d.read_bytes())?;
                     }
-                }
-                b"sint64Color" | b"sint64_color" => {
-                    d.mark_seen(&mut seen[6])?;
-                    if !d.take_null() {
+                    6 if !d.take_null() => {
                         d.read_enum_map::<_, Color>(&mut self.sint64_color)?;
                     }
-                }
-                b"fixed32Msg" | b"fixed32_msg" => {
-                    d.mark_seen(&mut seen[7])?;
-                    if !d.take_null() {
+                    7 if !d.take_null() => {
                         d.read_map(&mut self.fixed32_msg, |d| d.new_message())?;
                     }
-                }
-                b"fixed64Float" | b"fixed64_float" => {
-                    d.mark_seen(&mut seen[8])?;
-                    if !d.take_null() {
+                    8 if !d.take_null() => {
                         d.read_map(&mut self.fixed64_float, |d| d.read_f32())?;
                     }
-                }
-                b"sfixed32Int64" | b"sfixed32_int64" => {
-                    d.mark_seen(&mut seen[9])?;
-                    if !d.take_null() {
+                    9 if !d.take_null() => {
                         d.read_map(&mut self.sfixed32_int64, |d| d.read_i64())?;
                     }
-                }
-                b"sfixed64Uint64" | b"sfixed64_uint64" => {
-                    d.mark_seen(&mut seen[10])?;
-                    if !d.take_null() {
+                    10 if !d.take_null() => {
                         d.read_map(&mut self.sfixed64_uint64, |d| d.read_u64())?;
                     }
-                }
-                b"boolString" | b"bool_string" => {
-                    d.mark_seen(&mut seen[11])?;
-                    if !d.take_null() {
+                    11 if !d.take_null() => {
                         d.read_map(&mut self.bool_string, |d| d.read_string())?;
                     }
+                    _ => {}
                 }
-                _ => d.unknown_field(key)?,
-            }
-            ::core::result::Result::Ok(())
-        })
+                ::core::result::Result::Ok(())
+            },
+        )
     }
 }
 impl ::protojsonx_runtime::ProtoJson for Oneofs {
@@ -482,37 +457,48 @@ impl ::protojsonx_runtime::ProtoJson for Oneofs {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let mut seen = [false; 10];
-        d.read_object(|d, key| {
-            match key {
-                b"before" => {
-                    d.mark_seen(&mut seen[0])?;
-                    if !d.take_null() {
+        let mut oneofs = [false; 2];
+        d.read_fields(
+            &[
+                (b"\"before\":", b"\"before\":"),
+                (b"\"name\":", b"\"name\":"),
+                (b"\"id\":", b"\"id\":"),
+                (b"\"color\":", b"\"color\":"),
+                (b"\"scalars\":", b"\"scalars\":"),
+                (b"\"data\":", b"\"data\":"),
+                (b"\"flag\":", b"\"flag\":"),
+                (b"\"after\":", b"\"after\":"),
+            ],
+            |key| match key {
+                b"before" => ::core::option::Option::Some(0),
+                b"name" => ::core::option::Option::Some(1),
+                b"id" => ::core::option::Option::Some(2),
+                b"color" => ::core::option::Option::Some(3),
+                b"scalars" => ::core::option::Option::Some(4),
+                b"data" => ::core::option::Option::Some(5),
+                b"flag" => ::core::option::Option::Some(6),
+                b"after" => ::core::option::Option::Some(7),
+                _ => ::core::option::Option::None,
+            },
+            |d, field| {
+                match field {
+                    0 if !d.take_null() => {
                         self.before = d.read_i32()?;
                     }
-                }
-                b"name" => {
-                    d.mark_seen(&mut seen[1])?;
-                    if !d.take_null() {
-                        d.mark_oneof(&mut seen[8], "kind")?;
+                    1 if !d.take_null() => {
+                        d.mark_oneof(&mut oneofs[0], "kind")?;
                         self.kind = ::core::option::Option::Some(
                             oneofs::Kind::Name(d.read_string()?),
                         );
                     }
-                }
-                b"id" => {
-                    d.mark_seen(&mut seen[2])?;
-                    if !d.take_null() {
-                        d.mark_oneof(&mut seen[8], "kind")?;
+                    2 if !d.take_null() => {
+                        d.mark_oneof(&mut oneofs[0], "kind")?;
                         self.kind = ::core::option::Option::Some(
                             oneofs::Kind::Id(d.read_i64()?),
                         );
                     }
-                }
-                b"color" => {
-                    d.mark_seen(&mut seen[3])?;
-                    if !d.take_null() {
-                        d.mark_oneof(&mut seen[8], "kind")?;
+                    3 if !d.take_null() => {
+                        d.mark_oneof(&mut oneofs[0], "kind")?;
                         if let ::core::option::Option::Some(v) = d.read_enum::<Color>()?
                         {
                             self.kind = ::core::option::Option::Some(
@@ -520,44 +506,32 @@ impl ::protojsonx_runtime::ProtoJson for Oneofs {
                             );
                         }
                     }
-                }
-                b"scalars" => {
-                    d.mark_seen(&mut seen[4])?;
-                    if !d.take_null() {
-                        d.mark_oneof(&mut seen[8], "kind")?;
+                    4 if !d.take_null() => {
+                        d.mark_oneof(&mut oneofs[0], "kind")?;
                         self.kind = ::core::option::Option::Some(
                             oneofs::Kind::Scalars(d.new_message()?),
                         );
                     }
-                }
-                b"data" => {
-                    d.mark_seen(&mut seen[5])?;
-                    if !d.take_null() {
-                        d.mark_oneof(&mut seen[8], "kind")?;
+                    5 if !d.take_null() => {
+                        d.mark_oneof(&mut oneofs[0], "kind")?;
                         self.kind = ::core::option::Option::Some(
                             oneofs::Kind::Data(d.read_bytes()?),
                         );
                     }
-                }
-                b"flag" => {
-                    d.mark_seen(&mut seen[6])?;
-                    if !d.take_null() {
-                        d.mark_oneof(&mut seen[9], "other")?;
+                    6 if !d.take_null() => {
+                        d.mark_oneof(&mut oneofs[1], "other")?;
                         self.other = ::core::option::Option::Some(
                             oneofs::Other::Flag(d.read_bool()?),
                         );
                     }
-                }
-                b"after" => {
-                    d.mark_seen(&mut seen[7])?;
-                    if !d.take_null() {
+                    7 if !d.take_null() => {
                         self.after = d.read_i32()?;
                     }
+                    _ => {}
                 }
-                _ => d.unknown_field(key)?,
-            }
-            ::core::result::Result::Ok(())
-        })
+                ::core::result::Result::Ok(())
+            },
+        )
     }
 }
 impl ::protojsonx_runtime::ProtoJson for Tree {
@@ -592,50 +566,52 @@ impl ::protojsonx_runtime::ProtoJson for Tree {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let mut seen = [false; 6];
-        d.read_object(|d, key| {
-            match key {
-                b"label" => {
-                    d.mark_seen(&mut seen[0])?;
-                    if !d.take_null() {
+        let mut oneofs = [false; 1];
+        d.read_fields(
+            &[
+                (b"\"label\":", b"\"label\":"),
+                (b"\"left\":", b"\"left\":"),
+                (b"\"children\":", b"\"children\":"),
+                (b"\"next\":", b"\"next\":"),
+                (b"\"named\":", b"\"named\":"),
+            ],
+            |key| match key {
+                b"label" => ::core::option::Option::Some(0),
+                b"left" => ::core::option::Option::Some(1),
+                b"children" => ::core::option::Option::Some(2),
+                b"next" => ::core::option::Option::Some(3),
+                b"named" => ::core::option::Option::Some(4),
+                _ => ::core::option::Option::None,
+            },
+            |d, field| {
+                match field {
+                    0 if !d.take_null() => {
                         self.label = d.read_string()?;
                     }
-                }
-                b"left" => {
-                    d.mark_seen(&mut seen[1])?;
-                    if !d.take_null() {
+                    1 if !d.take_null() => {
                         d.read_message(
                             self
                                 .left
                                 .get_or_insert_with(::core::default::Default::default),
                         )?;
                     }
-                }
-                b"children" => {
-                    d.mark_seen(&mut seen[2])?;
-                    if !d.take_null() {
+                    2 if !d.take_null() => {
                         d.read_list(&mut self.children, |d| d.new_message())?;
                     }
-                }
-                b"next" => {
-                    d.mark_seen(&mut seen[3])?;
-                    if !d.take_null() {
-                        d.mark_oneof(&mut seen[5], "link")?;
+                    3 if !d.take_null() => {
+                        d.mark_oneof(&mut oneofs[0], "link")?;
                         self.link = ::core::option::Option::Some(
                             tree::Link::Next(d.new_message()?),
                         );
                     }
-                }
-                b"named" => {
-                    d.mark_seen(&mut seen[4])?;
-                    if !d.take_null() {
+                    4 if !d.take_null() => {
                         d.read_map(&mut self.named, |d| d.new_message())?;
                     }
+                    _ => {}
                 }
-                _ => d.unknown_field(key)?,
-            }
-            ::core::result::Result::Ok(())
-        })
+                ::core::result::Result::Ok(())
+            },
+        )
     }
 }
 impl ::protojsonx_runtime::ProtoJson for Outer {
@@ -667,59 +643,60 @@ impl ::protojsonx_runtime::ProtoJson for Outer {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let mut seen = [false; 5];
-        d.read_object(|d, key| {
-            match key {
-                b"inner" => {
-                    d.mark_seen(&mut seen[0])?;
-                    if !d.take_null() {
+        d.read_fields(
+            &[
+                (b"\"inner\":", b"\"inner\":"),
+                (b"\"mood\":", b"\"mood\":"),
+                (b"\"remote\":", b"\"remote\":"),
+                (b"\"remoteKind\":", b"\"remote_kind\":"),
+                (b"\"deepests\":", b"\"deepests\":"),
+            ],
+            |key| match key {
+                b"inner" => ::core::option::Option::Some(0),
+                b"mood" => ::core::option::Option::Some(1),
+                b"remote" => ::core::option::Option::Some(2),
+                b"remoteKind" | b"remote_kind" => ::core::option::Option::Some(3),
+                b"deepests" => ::core::option::Option::Some(4),
+                _ => ::core::option::Option::None,
+            },
+            |d, field| {
+                match field {
+                    0 if !d.take_null() => {
                         d.read_message(
                             self
                                 .inner
                                 .get_or_insert_with(::core::default::Default::default),
                         )?;
                     }
-                }
-                b"mood" => {
-                    d.mark_seen(&mut seen[1])?;
-                    if !d.take_null() {
+                    1 if !d.take_null() => {
                         if let ::core::option::Option::Some(v) = d
                             .read_enum::<outer::inner::Mood>()?
                         {
                             self.mood = v;
                         }
                     }
-                }
-                b"remote" => {
-                    d.mark_seen(&mut seen[2])?;
-                    if !d.take_null() {
+                    2 if !d.take_null() => {
                         d.read_message(
                             self
                                 .remote
                                 .get_or_insert_with(::core::default::Default::default),
                         )?;
                     }
-                }
-                b"remoteKind" | b"remote_kind" => {
-                    d.mark_seen(&mut seen[3])?;
-                    if !d.take_null() {
+                    3 if !d.take_null() => {
                         if let ::core::option::Option::Some(v) = d
                             .read_enum::<super::other::remote::Kind>()?
                         {
                             self.remote_kind = v;
                         }
                     }
-                }
-                b"deepests" => {
-                    d.mark_seen(&mut seen[4])?;
-                    if !d.take_null() {
+                    4 if !d.take_null() => {
                         d.read_list(&mut self.deepests, |d| d.new_message())?;
                     }
+                    _ => {}
                 }
-                _ => d.unknown_field(key)?,
-            }
-            ::core::result::Result::Ok(())
-        })
+                ::core::result::Result::Ok(())
+            },
+        )
     }
 }
 impl ::protojsonx_runtime::ProtoJson for outer::Inner {
@@ -739,33 +716,34 @@ impl ::protojsonx_runtime::ProtoJson for outer::Inner {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let mut seen = [false; 2];
-        d.read_object(|d, key| {
-            match key {
-                b"deepest" => {
-                    d.mark_seen(&mut seen[0])?;
-                    if !d.take_null() {
+        d.read_fields(
+            &[(b"\"deepest\":", b"\"deepest\":"), (b"\"mood\":", b"\"mood\":")],
+            |key| match key {
+                b"deepest" => ::core::option::Option::Some(0),
+                b"mood" => ::core::option::Option::Some(1),
+                _ => ::core::option::Option::None,
+            },
+            |d, field| {
+                match field {
+                    0 if !d.take_null() => {
                         d.read_message(
                             self
                                 .deepest
                                 .get_or_insert_with(::core::default::Default::default),
                         )?;
                     }
-                }
-                b"mood" => {
-                    d.mark_seen(&mut seen[1])?;
-                    if !d.take_null() {
+                    1 if !d.take_null() => {
                         if let ::core::option::Option::Some(v) = d
                             .read_enum::<outer::inner::Mood>()?
                         {
                             self.mood = v;
                         }
                     }
+                    _ => {}
                 }
-                _ => d.unknown_field(key)?,
-            }
-            ::core::result::Result::Ok(())
-        })
+                ::core::result::Result::Ok(())
+            },
+        )
     }
 }
 impl ::protojsonx_runtime::ProtoJson for outer::inner::Deepest {
@@ -781,19 +759,22 @@ impl ::protojsonx_runtime::ProtoJson for outer::inner::Deepest {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let mut seen = [false; 1];
-        d.read_object(|d, key| {
-            match key {
-                b"x" => {
-                    d.mark_seen(&mut seen[0])?;
-                    if !d.take_null() {
+        d.read_fields(
+            &[(b"\"x\":", b"\"x\":")],
+            |key| match key {
+                b"x" => ::core::option::Option::Some(0),
+                _ => ::core::option::Option::None,
+            },
+            |d, field| {
+                match field {
+                    0 if !d.take_null() => {
                         self.x = d.read_i32()?;
                     }
+                    _ => {}
                 }
-                _ => d.unknown_field(key)?,
-            }
-            ::core::result::Result::Ok(())
-        })
+                ::core::result::Result::Ok(())
+            },
+        )
     }
 }
 impl ::protojsonx_runtime::ProtoJson for Nothing {
@@ -896,168 +877,172 @@ impl ::protojsonx_runtime::ProtoJson for WellKnown {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let mut seen = [false; 20];
-        d.read_object(|d, key| {
-            match key {
-                b"ts" => {
-                    d.mark_seen(&mut seen[0])?;
-                    if !d.take_null() {
+        let mut oneofs = [false; 1];
+        d.read_fields(
+            &[
+                (b"\"ts\":", b"\"ts\":"),
+                (b"\"dur\":", b"\"dur\":"),
+                (b"\"i32\":", b"\"i32\":"),
+                (b"\"i64s\":", b"\"i64s\":"),
+                (b"\"st\":", b"\"st\":"),
+                (b"\"val\":", b"\"val\":"),
+                (b"\"vals\":", b"\"vals\":"),
+                (b"\"list\":", b"\"list\":"),
+                (b"\"null\":", b"\"null\":"),
+                (b"\"mask\":", b"\"mask\":"),
+                (b"\"any\":", b"\"any\":"),
+                (b"\"empty\":", b"\"empty\":"),
+                (b"\"valMap\":", b"\"val_map\":"),
+                (b"\"tsMap\":", b"\"ts_map\":"),
+                (b"\"bytes\":", b"\"bytes\":"),
+                (b"\"str\":", b"\"str\":"),
+                (b"\"oTs\":", b"\"o_ts\":"),
+                (b"\"oNull\":", b"\"o_null\":"),
+                (b"\"oVal\":", b"\"o_val\":"),
+            ],
+            |key| match key {
+                b"ts" => ::core::option::Option::Some(0),
+                b"dur" => ::core::option::Option::Some(1),
+                b"i32" => ::core::option::Option::Some(2),
+                b"i64s" => ::core::option::Option::Some(3),
+                b"st" => ::core::option::Option::Some(4),
+                b"val" => ::core::option::Option::Some(5),
+                b"vals" => ::core::option::Option::Some(6),
+                b"list" => ::core::option::Option::Some(7),
+                b"null" => ::core::option::Option::Some(8),
+                b"mask" => ::core::option::Option::Some(9),
+                b"any" => ::core::option::Option::Some(10),
+                b"empty" => ::core::option::Option::Some(11),
+                b"valMap" | b"val_map" => ::core::option::Option::Some(12),
+                b"tsMap" | b"ts_map" => ::core::option::Option::Some(13),
+                b"bytes" => ::core::option::Option::Some(14),
+                b"str" => ::core::option::Option::Some(15),
+                b"oTs" | b"o_ts" => ::core::option::Option::Some(16),
+                b"oNull" | b"o_null" => ::core::option::Option::Some(17),
+                b"oVal" | b"o_val" => ::core::option::Option::Some(18),
+                _ => ::core::option::Option::None,
+            },
+            |d, field| {
+                match field {
+                    0 if !d.take_null() => {
                         d.read_message(
                             self.ts.get_or_insert_with(::core::default::Default::default),
                         )?;
                     }
-                }
-                b"dur" => {
-                    d.mark_seen(&mut seen[1])?;
-                    if !d.take_null() {
+                    1 if !d.take_null() => {
                         d.read_message(
                             self
                                 .dur
                                 .get_or_insert_with(::core::default::Default::default),
                         )?;
                     }
-                }
-                b"i32" => {
-                    d.mark_seen(&mut seen[2])?;
-                    if !d.take_null() {
+                    2 if !d.take_null() => {
                         d.read_message(
                             self
                                 .i32
                                 .get_or_insert_with(::core::default::Default::default),
                         )?;
                     }
-                }
-                b"i64s" => {
-                    d.mark_seen(&mut seen[3])?;
-                    if !d.take_null() {
+                    3 if !d.take_null() => {
                         d.read_list(&mut self.i64s, |d| d.new_message())?;
                     }
-                }
-                b"st" => {
-                    d.mark_seen(&mut seen[4])?;
-                    if !d.take_null() {
+                    4 if !d.take_null() => {
                         d.read_message(
                             self.st.get_or_insert_with(::core::default::Default::default),
                         )?;
                     }
-                }
-                b"val" => {
-                    d.mark_seen(&mut seen[5])?;
-                    d.read_message(
-                        self.val.get_or_insert_with(::core::default::Default::default),
-                    )?;
-                }
-                b"vals" => {
-                    d.mark_seen(&mut seen[6])?;
-                    d.read_list(&mut self.vals, |d| d.new_message())?;
-                }
-                b"list" => {
-                    d.mark_seen(&mut seen[7])?;
-                    if !d.take_null() {
+                    5 => {
+                        d.read_message(
+                            self
+                                .val
+                                .get_or_insert_with(::core::default::Default::default),
+                        )?;
+                    }
+                    6 => {
+                        d.read_list(&mut self.vals, |d| d.new_message())?;
+                    }
+                    7 if !d.take_null() => {
                         d.read_message(
                             self
                                 .list
                                 .get_or_insert_with(::core::default::Default::default),
                         )?;
                     }
-                }
-                b"null" => {
-                    d.mark_seen(&mut seen[8])?;
-                    if let ::core::option::Option::Some(v) = d
-                        .read_enum::<::prost_types::NullValue>()?
-                    {
-                        self.null = v;
+                    8 => {
+                        if let ::core::option::Option::Some(v) = d
+                            .read_enum::<::prost_types::NullValue>()?
+                        {
+                            self.null = v;
+                        }
                     }
-                }
-                b"mask" => {
-                    d.mark_seen(&mut seen[9])?;
-                    if !d.take_null() {
+                    9 if !d.take_null() => {
                         d.read_message(
                             self
                                 .mask
                                 .get_or_insert_with(::core::default::Default::default),
                         )?;
                     }
-                }
-                b"any" => {
-                    d.mark_seen(&mut seen[10])?;
-                    if !d.take_null() {
+                    10 if !d.take_null() => {
                         d.read_message(
                             self
                                 .any
                                 .get_or_insert_with(::core::default::Default::default),
                         )?;
                     }
-                }
-                b"empty" => {
-                    d.mark_seen(&mut seen[11])?;
-                    if !d.take_null() {
+                    11 if !d.take_null() => {
                         d.read_message(
                             self
                                 .empty
                                 .get_or_insert_with(::core::default::Default::default),
                         )?;
                     }
-                }
-                b"valMap" | b"val_map" => {
-                    d.mark_seen(&mut seen[12])?;
-                    d.read_map(&mut self.val_map, |d| d.new_message())?;
-                }
-                b"tsMap" | b"ts_map" => {
-                    d.mark_seen(&mut seen[13])?;
-                    if !d.take_null() {
+                    12 => {
+                        d.read_map(&mut self.val_map, |d| d.new_message())?;
+                    }
+                    13 if !d.take_null() => {
                         d.read_map(&mut self.ts_map, |d| d.new_message())?;
                     }
-                }
-                b"bytes" => {
-                    d.mark_seen(&mut seen[14])?;
-                    if !d.take_null() {
+                    14 if !d.take_null() => {
                         d.read_message(
                             self
                                 .bytes
                                 .get_or_insert_with(::core::default::Default::default),
                         )?;
                     }
-                }
-                b"str" => {
-                    d.mark_seen(&mut seen[15])?;
-                    if !d.take_null() {
+                    15 if !d.take_null() => {
                         d.read_message(
                             self
                                 .str
                                 .get_or_insert_with(::core::default::Default::default),
                         )?;
                     }
-                }
-                b"oTs" | b"o_ts" => {
-                    d.mark_seen(&mut seen[16])?;
-                    if !d.take_null() {
-                        d.mark_oneof(&mut seen[19], "wk")?;
+                    16 if !d.take_null() => {
+                        d.mark_oneof(&mut oneofs[0], "wk")?;
                         self.wk = ::core::option::Option::Some(
                             well_known::Wk::OTs(d.new_message()?),
                         );
                     }
-                }
-                b"oNull" | b"o_null" => {
-                    d.mark_seen(&mut seen[17])?;
-                    d.mark_oneof(&mut seen[19], "wk")?;
-                    if let ::core::option::Option::Some(v) = d
-                        .read_enum::<::prost_types::NullValue>()?
-                    {
-                        self.wk = ::core::option::Option::Some(well_known::Wk::ONull(v));
+                    17 => {
+                        d.mark_oneof(&mut oneofs[0], "wk")?;
+                        if let ::core::option::Option::Some(v) = d
+                            .read_enum::<::prost_types::NullValue>()?
+                        {
+                            self.wk = ::core::option::Option::Some(
+                                well_known::Wk::ONull(v),
+                            );
+                        }
                     }
+                    18 => {
+                        d.mark_oneof(&mut oneofs[0], "wk")?;
+                        self.wk = ::core::option::Option::Some(
+                            well_known::Wk::OVal(d.new_message()?),
+                        );
+                    }
+                    _ => {}
                 }
-                b"oVal" | b"o_val" => {
-                    d.mark_seen(&mut seen[18])?;
-                    d.mark_oneof(&mut seen[19], "wk")?;
-                    self.wk = ::core::option::Option::Some(
-                        well_known::Wk::OVal(d.new_message()?),
-                    );
-                }
-                _ => d.unknown_field(key)?,
-            }
-            ::core::result::Result::Ok(())
-        })
+                ::core::result::Result::Ok(())
+            },
+        )
     }
 }
 impl ::protojsonx_runtime::__private::JsonEnum for outer::inner::Mood {

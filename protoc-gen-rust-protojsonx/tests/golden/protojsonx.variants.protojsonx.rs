@@ -35,56 +35,57 @@ impl ::protojsonx_runtime::ProtoJson for Variants {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let mut seen = [false; 7];
-        d.read_object(|d, key| {
-            match key {
-                b"blobs" => {
-                    d.mark_seen(&mut seen[0])?;
-                    if !d.take_null() {
+        let mut oneofs = [false; 1];
+        d.read_fields(
+            &[
+                (b"\"blobs\":", b"\"blobs\":"),
+                (b"\"data\":", b"\"data\":"),
+                (b"\"datas\":", b"\"datas\":"),
+                (b"\"nested\":", b"\"nested\":"),
+                (b"\"boxed\":", b"\"boxed\":"),
+                (b"\"od\":", b"\"od\":"),
+            ],
+            |key| match key {
+                b"blobs" => ::core::option::Option::Some(0),
+                b"data" => ::core::option::Option::Some(1),
+                b"datas" => ::core::option::Option::Some(2),
+                b"nested" => ::core::option::Option::Some(3),
+                b"boxed" => ::core::option::Option::Some(4),
+                b"od" => ::core::option::Option::Some(5),
+                _ => ::core::option::Option::None,
+            },
+            |d, field| {
+                match field {
+                    0 if !d.take_null() => {
                         d.read_map(&mut self.blobs, |d| d.read_bytes())?;
                     }
-                }
-                b"data" => {
-                    d.mark_seen(&mut seen[1])?;
-                    if !d.take_null() {
+                    1 if !d.take_null() => {
                         self.data = d.read_bytes()?;
                     }
-                }
-                b"datas" => {
-                    d.mark_seen(&mut seen[2])?;
-                    if !d.take_null() {
+                    2 if !d.take_null() => {
                         d.read_list(&mut self.datas, |d| d.read_bytes())?;
                     }
-                }
-                b"nested" => {
-                    d.mark_seen(&mut seen[3])?;
-                    if !d.take_null() {
+                    3 if !d.take_null() => {
                         d.read_map(&mut self.nested, |d| d.new_message())?;
                     }
-                }
-                b"boxed" => {
-                    d.mark_seen(&mut seen[4])?;
-                    if !d.take_null() {
+                    4 if !d.take_null() => {
                         d.read_message(
                             self
                                 .boxed
                                 .get_or_insert_with(::core::default::Default::default),
                         )?;
                     }
-                }
-                b"od" => {
-                    d.mark_seen(&mut seen[5])?;
-                    if !d.take_null() {
-                        d.mark_oneof(&mut seen[6], "o")?;
+                    5 if !d.take_null() => {
+                        d.mark_oneof(&mut oneofs[0], "o")?;
                         self.o = ::core::option::Option::Some(
                             variants::O::Od(d.read_bytes()?),
                         );
                     }
+                    _ => {}
                 }
-                _ => d.unknown_field(key)?,
-            }
-            ::core::result::Result::Ok(())
-        })
+                ::core::result::Result::Ok(())
+            },
+        )
     }
 }
 /// Registers the messages of this package with protojsonx's type

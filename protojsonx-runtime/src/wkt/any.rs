@@ -305,37 +305,37 @@ mod tests {
         }
 
         fn read_json(&mut self, d: &mut Decoder<'_>) -> Result<(), Error> {
-            let mut seen = [false; 4];
-            d.read_object(|d, key| {
-                match key {
-                    b"x" => {
-                        d.mark_seen(&mut seen[0])?;
-                        if !d.take_null() {
-                            self.x = d.read_i32()?;
+            d.read_fields(
+                &[
+                    (b"\"x\":", b"\"x\":"),
+                    (b"\"any\":", b"\"any\":"),
+                    (b"\"when\":", b"\"when\":"),
+                    (b"\"child\":", b"\"child\":"),
+                ],
+                |key| match key {
+                    b"x" => Some(0),
+                    b"any" => Some(1),
+                    b"when" => Some(2),
+                    b"child" => Some(3),
+                    _ => None,
+                },
+                |d, field| {
+                    match field {
+                        0 if !d.take_null() => self.x = d.read_i32()?,
+                        1 if !d.take_null() => {
+                            d.read_message(self.any.get_or_insert_with(Default::default))?
                         }
-                    }
-                    b"any" => {
-                        d.mark_seen(&mut seen[1])?;
-                        if !d.take_null() {
-                            d.read_message(self.any.get_or_insert_with(Default::default))?;
+                        2 if !d.take_null() => {
+                            d.read_message(self.when.get_or_insert_with(Default::default))?
                         }
-                    }
-                    b"when" => {
-                        d.mark_seen(&mut seen[2])?;
-                        if !d.take_null() {
-                            d.read_message(self.when.get_or_insert_with(Default::default))?;
+                        3 if !d.take_null() => {
+                            d.read_message(self.child.get_or_insert_with(Default::default))?
                         }
+                        _ => {}
                     }
-                    b"child" => {
-                        d.mark_seen(&mut seen[3])?;
-                        if !d.take_null() {
-                            d.read_message(self.child.get_or_insert_with(Default::default))?;
-                        }
-                    }
-                    _ => d.unknown_field(key)?,
-                }
-                Ok(())
-            })
+                    Ok(())
+                },
+            )
         }
     }
 

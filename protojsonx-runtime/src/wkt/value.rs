@@ -147,7 +147,7 @@ mod tests {
             l.values,
             [null(), number(-0.0), number(1e300), string("NaN")]
         );
-        assert_eq!(crate::to_string(&l).unwrap(), r#"[null,-0,1e300,"NaN"]"#);
+        assert_eq!(crate::to_string(&l).unwrap(), r#"[null,-0,1e+300,"NaN"]"#);
     }
 
     #[test]

@@ -1,0 +1,44 @@
+//! Runs benchmark cases a fixed number of times, for profilers whose counts
+//! are stable where timings are not:
+//!
+//! ```text
+//! cargo build --release -p protojsonx-benches --bin profile
+//! valgrind --tool=callgrind target/release/profile medium/unmarshal/proto-names 20000
+//! ```
+//!
+//! The first argument selects cases whose `group/implementation` contains it
+//! (`small/marshal/default/protojsonx` also matches `...-reused-buf`); the
+//! second is the number of runs of each (default 10000). Each selected case
+//! is named on stderr before it runs.
+
+use protojsonx_benches::cases::Payloads;
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let filter = args.next().unwrap_or_default();
+    let runs: u32 = match args.next().map(|n| n.parse()) {
+        None => 10_000,
+        Some(Ok(n)) => n,
+        Some(Err(e)) => {
+            eprintln!("runs must be a number: {e}");
+            std::process::exit(2);
+        }
+    };
+    let payloads = Payloads::new();
+    let mut matched = 0;
+    for mut case in payloads.cases() {
+        let name = format!("{}/{}", case.group(), case.implementation);
+        if !name.contains(&filter) {
+            continue;
+        }
+        matched += 1;
+        eprintln!("{name}: {runs} runs");
+        for _ in 0..runs {
+            (case.run)();
+        }
+    }
+    if matched == 0 {
+        eprintln!("no case matches {filter:?}");
+        std::process::exit(1);
+    }
+}
