@@ -2,11 +2,15 @@
 # Runs the benchmark suite and writes benches/results/: results.md (timings,
 # allocations, ratios, targets of issue 4, code size, machine) and chart.svg.
 #
-#   benches/run.sh                 full run (about 8-10 minutes on 2 cores)
+#   benches/run.sh                 full run: ROUNDS passes through the suite
+#                                  (default 3, about 4 minutes each on 2 cores)
 #   benches/run.sh medium/         only criterion benchmarks matching a filter;
 #                                  the report then also shows older estimates
 #
-# Extra arguments go to criterion, e.g. `--measurement-time 5`.
+# Several short rounds rather than one long pass: on a shared machine speed
+# drifts over minutes, and report.py takes per-round ratios (both sides
+# measured seconds apart) and their median. Extra arguments go to criterion,
+# e.g. `--measurement-time 2`.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."   # repo root
 
@@ -19,7 +23,12 @@ if [ $# -eq 0 ]; then
     rm -rf "$target/criterion"   # a full run: the report holds this run only
 fi
 echo "load average before the run: $(cut -d' ' -f1-3 /proc/loadavg)" | tee "$results/load.txt"
-cargo bench -p protojsonx-benches --bench protojson -- "$@"
+rounds=${ROUNDS:-3}
+for round in $(seq 1 "$rounds"); do
+    echo "=== round $round of $rounds"
+    cargo bench -p protojsonx-benches --bench protojson -- \
+        --warm-up-time 0.3 --measurement-time 1 --save-baseline "round-$round" "$@"
+done
 cargo build --release -p protojsonx-benches --bins
 "$target/release/allocs" > "$results/allocs.tsv"
 echo "load average after the run: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$results/load.txt"

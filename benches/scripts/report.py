@@ -1,10 +1,17 @@
 #!/usr/bin/env python3
 """Writes benches/results/results.md and chart.svg from one benchmark run.
 
-Inputs: criterion's estimates (target/criterion/**/new/{benchmark,estimates}.json,
-the median of each benchmark), the allocation counts printed by the `allocs`
-binary, and the release binaries `size-*` for the code-size section.
-Python standard library only; the SVG is written by hand.
+Inputs: criterion's estimates (target/criterion/**/round-N/{benchmark,estimates}.json,
+the median of each benchmark in each round of the run, or **/new/ if there
+are no rounds), the allocation counts printed by the `allocs` binary, and the
+release binaries `size-*` for the code-size section.
+
+A run is several rounds through the whole suite, because on a shared machine
+a benchmark's speed drifts by tens of percent over seconds to minutes. Each
+time shown is the median over the rounds of criterion's median; each ratio is
+the median over the rounds of that round's ratio, so both sides of a ratio
+were measured seconds apart; the spread column shows how far the rounds
+disagreed. Python standard library only; the SVG is written by hand.
 """
 
 import argparse
@@ -12,6 +19,7 @@ import glob
 import json
 import os
 import platform
+import statistics
 import subprocess
 import tempfile
 from collections import Counter, OrderedDict
@@ -31,15 +39,23 @@ BINARY = {"prost", "prost-reused-buf"}
 
 
 def load_criterion(root):
-    """{(group, implementation): median ns} from criterion's output."""
-    medians = {}
-    for bench in glob.glob(os.path.join(root, "**", "new", "benchmark.json"), recursive=True):
-        with open(bench) as f:
+    """{(group, implementation): {round: median ns}} from criterion's output."""
+    rounds = {}
+    for estimates in glob.glob(os.path.join(root, "**", "estimates.json"), recursive=True):
+        folder = os.path.dirname(estimates)
+        name = os.path.basename(folder)
+        if not (name.startswith("round-") or name == "new"):
+            continue
+        with open(os.path.join(folder, "benchmark.json")) as f:
             meta = json.load(f)
-        with open(os.path.join(os.path.dirname(bench), "estimates.json")) as f:
+        with open(estimates) as f:
             est = json.load(f)
-        medians[(meta["group_id"], meta["function_id"])] = est["median"]["point_estimate"]
-    return medians
+        rounds.setdefault((meta["group_id"], meta["function_id"]), {})[name] = est["median"]["point_estimate"]
+    # With rounds, criterion's `new` is only a copy of the last one.
+    for per_round in rounds.values():
+        if len(per_round) > 1:
+            per_round.pop("new", None)
+    return rounds
 
 
 def load_allocs(path):
@@ -67,7 +83,7 @@ def machine(load_file):
     lines = [
         f"- CPU: {cpu}, {os.cpu_count()} logical cores",
         f"- OS: {platform.system()} {platform.release()}",
-        f"- {rustc}, `cargo bench` (release profile), criterion medians",
+        f"- {rustc}, `cargo bench` (release profile)",
     ]
     if load_file and os.path.exists(load_file):
         with open(load_file) as f:
@@ -94,11 +110,15 @@ def fmt_num(x, digits=2):
 class Results:
     """Timings joined with allocation counts, with lookups for ratios."""
 
-    def __init__(self, rows, medians):
+    def __init__(self, rows, rounds):
         self.rows = rows
         for row in rows:
-            row["ns"] = medians.get((row["group"], row["implementation"]))
+            per_round = rounds.get((row["group"], row["implementation"]), {})
+            row["rounds"] = per_round
+            row["ns"] = statistics.median(per_round.values()) if per_round else None
+            row["spread"] = (max(per_round.values()) - min(per_round.values())) / row["ns"] if len(per_round) > 1 else None
         self.index = {(r["group"], r["implementation"]): r for r in rows}
+        self.round_count = max((len(r["rounds"]) for r in rows), default=0)
 
     def ns(self, payload, direction, variant, impl):
         row = self.index.get((f"{payload}/{direction}/{variant}", impl))
@@ -107,12 +127,17 @@ class Results:
     def row(self, payload, direction, variant, impl):
         return self.index.get((f"{payload}/{direction}/{variant}", impl))
 
+    def ratio(self, a, b):
+        """Median over the rounds of time(a) / time(b); a and b are
+        (payload, direction, variant, implementation)."""
+        ra, rb = self.row(*a), self.row(*b)
+        if not ra or not rb:
+            return None
+        both = [ra["rounds"][k] / rb["rounds"][k] for k in ra["rounds"] if k in rb["rounds"]]
+        return statistics.median(both) if both else None
+
     def groups(self):
         return list(OrderedDict.fromkeys(r["group"] for r in self.rows))
-
-
-def ratio(a, b):
-    return a / b if a and b else None
 
 
 def table(results):
@@ -125,21 +150,21 @@ def table(results):
     for (payload, direction), groups in by_pd.items():
         json_bytes = results.index[(groups[0], next(r["implementation"] for r in results.rows if r["group"] == groups[0]))]["json_bytes"]
         out += [f"### {payload} ({json_bytes:,} B of ProtoJSON), {direction}", ""]
-        out += ["| variant | implementation | time/op | MB/s | allocs/op | bytes/op | speedup vs pbjson | × prost time |",
-                "|---|---|---:|---:|---:|---:|---:|---:|"]
-        prost = results.ns(payload, direction, "default", "prost")
+        out += ["| variant | implementation | time/op | spread | MB/s | allocs/op | bytes/op | speedup vs pbjson | × prost time |",
+                "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
         for group in groups:
             variant = group.split("/")[2]
-            pbjson = results.ns(payload, direction, variant, "pbjson")
             rows = [r for r in results.rows if r["group"] == group]
             rows.sort(key=lambda r: list(IMPLS).index(r["implementation"]))
             for r in rows:
                 ns = r["ns"]
                 mbs = "" if r["implementation"] in BINARY or not ns else f"{r['json_bytes'] / ns * 1e3:.0f}"
-                speed = ratio(pbjson, ns)
-                vs_prost = ratio(ns, prost)
+                impl = r["implementation"]
+                speed = results.ratio((payload, direction, variant, "pbjson"), (payload, direction, variant, impl))
+                vs_prost = results.ratio((payload, direction, variant, impl), (payload, direction, "default", "prost"))
+                spread = "" if r["spread"] is None else f"±{r['spread'] * 50:.0f}%"
                 name = f"**{r['implementation']}**" if r["implementation"].startswith("protojsonx") else r["implementation"]
-                out.append(f"| {variant} | {name} | {fmt_ns(ns)} | {mbs} | {fmt_num(r['allocs'], 1)} | {fmt_num(r['bytes'], 0)} | "
+                out.append(f"| {variant} | {name} | {fmt_ns(ns)} | {spread} | {mbs} | {fmt_num(r['allocs'], 1)} | {fmt_num(r['bytes'], 0)} | "
                            f"{'' if speed is None else f'{speed:.2f}x'} | {'' if vs_prost is None else f'{vs_prost:.2f}'} |")
         out.append("")
     return out
@@ -154,35 +179,36 @@ def targets(results):
             checks.append((text, value, ok(value)))
 
     for payload in ("medium", "large"):
-        m = lambda impl, d="marshal", v="default": results.ns(payload, d, v, impl)
-        pj = m("protojsonx")
-        check(f"{payload} marshal: ≥2.5x faster than pbjson", ratio(m("pbjson"), pj), lambda x: x >= 2.5)
-        check(f"{payload} marshal: ≥1.5x faster than sonic-rs", ratio(m("sonic-rs"), pj), lambda x: x >= 1.5)
-        check(f"{payload} marshal: ≤1.2x prost encode time", ratio(pj, m("prost")), lambda x: x <= 1.2)
+        def r(a, b, d="marshal"):
+            """time(a) / time(b), default variant, direction d."""
+            return results.ratio((payload, d, "default", a), (payload, d, "default", b))
+        check(f"{payload} marshal: ≥2.5x faster than pbjson", r("pbjson", "protojsonx"), lambda x: x >= 2.5)
+        check(f"{payload} marshal: ≥1.5x faster than sonic-rs", r("sonic-rs", "protojsonx"), lambda x: x >= 1.5)
+        check(f"{payload} marshal: ≤1.2x prost encode time", r("protojsonx", "prost"), lambda x: x <= 1.2)
         row = results.row(payload, "marshal", "default", "protojsonx")
         check(f"{payload} marshal: 1 allocation (to_vec)", row and row["allocs"], lambda x: x <= 1)
         row = results.row(payload, "marshal", "default", "protojsonx-reused-buf")
         check(f"{payload} marshal: 0 allocations (reused buffer)", row and row["allocs"], lambda x: x == 0)
-        pj = m("protojsonx", "unmarshal")
-        check(f"{payload} unmarshal: ≥1.5x faster than pbjson", ratio(m("pbjson", "unmarshal"), pj), lambda x: x >= 1.5)
-        check(f"{payload} unmarshal: ≥1.3x faster than sonic-rs", ratio(m("sonic-rs", "unmarshal"), pj), lambda x: x >= 1.3)
-        check(f"{payload} unmarshal: ≤1.25x prost decode time", ratio(pj, m("prost", "unmarshal")), lambda x: x <= 1.25)
-        ours, prost = results.row(payload, "unmarshal", "default", "protojsonx"), results.row(payload, "unmarshal", "default", "prost")
+        u = "unmarshal"
+        check(f"{payload} unmarshal: ≥1.5x faster than pbjson", r("pbjson", "protojsonx", u), lambda x: x >= 1.5)
+        check(f"{payload} unmarshal: ≥1.3x faster than sonic-rs", r("sonic-rs", "protojsonx", u), lambda x: x >= 1.3)
+        check(f"{payload} unmarshal: ≤1.25x prost decode time", r("protojsonx", "prost", u), lambda x: x <= 1.25)
+        ours, prost = results.row(payload, u, "default", "protojsonx"), results.row(payload, u, "default", "prost")
         if ours and prost:
             check(f"{payload} unmarshal: allocs ≤ prost's ({fmt_num(prost['allocs'], 1)})", ours["allocs"], lambda x: x <= prost["allocs"])
+    small = lambda d, impl: ("small", d, "default", impl)
     check("small marshal: ≤1.5x prost encode time",
-          ratio(results.ns("small", "marshal", "default", "protojsonx"), results.ns("small", "marshal", "default", "prost")), lambda x: x <= 1.5)
+          results.ratio(small("marshal", "protojsonx"), small("marshal", "prost")), lambda x: x <= 1.5)
     check("small unmarshal: ≥1.5x faster than serde_json (plain structs)",
-          ratio(results.ns("small", "unmarshal", "default", "serde_json"), results.ns("small", "unmarshal", "default", "protojsonx")), lambda x: x >= 1.5)
+          results.ratio(small("unmarshal", "serde_json"), small("unmarshal", "protojsonx")), lambda x: x >= 1.5)
     for group in results.groups():
         payload, direction, variant = group.split("/")
         if variant == "default":
             continue
-        ours = results.ns(payload, direction, variant, "protojsonx")
-        base = results.ns(payload, direction, "default", "protojsonx")
+        ours = results.ratio((payload, direction, variant, "protojsonx"), (payload, direction, "default", "protojsonx"))
         limit = 1.3 if variant == "shuffled" else 1.1
-        check(f"{payload} {direction} {variant}: ≤{limit}x default-options time", ratio(ours, base), lambda x, limit=limit: x <= limit)
-    out = ["| target | this run | met |", "|---|---:|:---:|"]
+        check(f"{payload} {direction} {variant}: ≤{limit}x default-options time", ours, lambda x, limit=limit: x <= limit)
+    out = ["| target | this run (median of rounds) | met |", "|---|---:|:---:|"]
     for text, value, ok in checks:
         out.append(f"| {text} | {value:.2f} | {'yes' if ok else '**no**'} |")
     return out
@@ -297,8 +323,12 @@ def main():
     args = ap.parse_args()
     results = Results(load_allocs(args.allocs), load_criterion(args.criterion))
     md = ["# protojsonx benchmark results", "",
-          "Generated by `benches/run.sh` (criterion medians; allocations from a counting global allocator, "
-          "`alloc` + `realloc` calls and requested bytes per operation). Every implementation reads and "
+          f"Generated by `benches/run.sh`: {results.round_count} round(s) through the whole suite. A time is the "
+          "median over the rounds of criterion's median; a ratio (speedups, × prost, the targets) is the median "
+          "over the rounds of that round's ratio, whose two sides ran seconds apart; spread is half the range "
+          "between the slowest and fastest round, relative to the median (this is a shared 2-core VM whose "
+          "speed drifts). Allocations come from a counting global allocator, "
+          "`alloc` + `realloc` calls and requested bytes per operation. Every implementation reads and "
           "writes the same ProtoJSON (checked by `cargo test -p protojsonx-benches`); prost rows are the "
           "protobuf binary format, the floor. pbjson is n/a for `order`/`order-batch`: pbjson-types does not "
           "read or write `google.protobuf.Any` as ProtoJSON.", "",

@@ -1,6 +1,6 @@
 //! Options for encoding and decoding, and the entry points that take them.
 
-use std::cell::RefCell;
+use std::cell::Cell;
 use std::io;
 
 use crate::ProtoJson;
@@ -13,7 +13,7 @@ const SCRATCH_KEEP: usize = 1 << 20;
 
 thread_local! {
     /// The per-thread buffer [`EncodeOptions::to_vec`] encodes into.
-    static SCRATCH: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    static SCRATCH: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
 }
 
 /// How messages are written as ProtoJSON. The default is the spec's default output.
@@ -96,21 +96,15 @@ impl EncodeOptions {
     /// when it grows past 1 MiB), then copied out; a copy costs far
     /// less than growing a fresh vector step by step.
     pub fn to_vec<M: ProtoJson>(&self, msg: &M) -> Result<Vec<u8>, Error> {
-        SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
-            Ok(mut buf) => {
-                buf.clear();
-                let result = self.encode_into(msg, &mut buf).map(|()| buf.to_vec());
-                if buf.capacity() > SCRATCH_KEEP {
-                    *buf = Vec::new();
-                }
-                result
-            }
-            // Only if `to_vec` is re-entered on this thread (from inside an encoder).
-            Err(_) => {
-                let mut buf = Vec::new();
-                self.encode_into(msg, &mut buf).map(|()| buf)
-            }
-        })
+        // Taken out while in use: a nested call (from inside an encoder)
+        // finds an empty vector and simply grows its own.
+        let mut buf = SCRATCH.take();
+        buf.clear();
+        let result = self.encode_into(msg, &mut buf).map(|()| buf.to_vec());
+        if buf.capacity() <= SCRATCH_KEEP {
+            SCRATCH.set(buf);
+        }
+        result
     }
 
     /// Encodes `msg` into a new string.

@@ -6,10 +6,10 @@
 //! valgrind --tool=callgrind target/release/profile medium/unmarshal/proto-names 20000
 //! ```
 //!
-//! The first argument selects cases whose `group/implementation` contains it
-//! (`small/marshal/default/protojsonx` also matches `...-reused-buf`); the
-//! second is the number of runs of each (default 10000). Each selected case
-//! is named on stderr before it runs.
+//! The first argument selects the case named `group/implementation` exactly
+//! (`medium/unmarshal/default/prost`), or if none is, every case whose name
+//! contains it (`medium/unmarshal`); the second is the number of runs of each
+//! (default 10000). Each selected case is named on stderr before it runs.
 
 use protojsonx_benches::cases::Payloads;
 
@@ -25,19 +25,23 @@ fn main() {
         }
     };
     let payloads = Payloads::new();
-    let mut matched = 0;
-    for mut case in payloads.cases() {
-        let name = format!("{}/{}", case.group(), case.implementation);
-        if !name.contains(&filter) {
-            continue;
-        }
-        matched += 1;
+    let mut cases: Vec<_> = payloads
+        .cases()
+        .into_iter()
+        .map(|case| (format!("{}/{}", case.group(), case.implementation), case))
+        .collect();
+    if cases.iter().any(|(name, _)| *name == filter) {
+        cases.retain(|(name, _)| *name == filter);
+    } else {
+        cases.retain(|(name, _)| name.contains(&filter));
+    }
+    for (name, case) in &mut cases {
         eprintln!("{name}: {runs} runs");
         for _ in 0..runs {
             (case.run)();
         }
     }
-    if matched == 0 {
+    if cases.is_empty() {
         eprintln!("no case matches {filter:?}");
         std::process::exit(1);
     }
