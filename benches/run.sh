@@ -3,7 +3,7 @@
 # allocations, ratios, targets of issue 4, code size, machine) and chart.svg.
 #
 #   benches/run.sh                 full run: ROUNDS passes through the suite
-#                                  (default 3, about 4 minutes each on 2 cores)
+#                                  (default 5, about 3 minutes each on 2 cores)
 #   benches/run.sh medium/         only criterion benchmarks matching a filter;
 #                                  the report then also shows older estimates
 #
@@ -23,11 +23,19 @@ if [ $# -eq 0 ]; then
     rm -rf "$target/criterion"   # a full run: the report holds this run only
 fi
 echo "load average before the run: $(cut -d' ' -f1-3 /proc/loadavg)" | tee "$results/load.txt"
-rounds=${ROUNDS:-3}
+# Built once, then run directly: editing the sources during a run cannot
+# rebuild the benchmark between rounds.
+bench=$(cargo bench -p protojsonx-benches --bench protojson --no-run --message-format=json |
+    python3 -c 'import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("reason") == "compiler-artifact" and m["target"]["name"] == "protojson" and m.get("executable"):
+        print(m["executable"])')
+rounds=${ROUNDS:-5}
 for round in $(seq 1 "$rounds"); do
     echo "=== round $round of $rounds"
-    cargo bench -p protojsonx-benches --bench protojson -- \
-        --warm-up-time 0.3 --measurement-time 1 --save-baseline "round-$round" "$@"
+    CRITERION_HOME="$target/criterion" "$bench" --bench --warm-up-time 0.2 --measurement-time 0.5 \
+        --nresamples 10000 --save-baseline "round-$round" "$@"
 done
 cargo build --release -p protojsonx-benches --bins
 "$target/release/allocs" > "$results/allocs.tsv"

@@ -34,6 +34,7 @@ IMPLS = OrderedDict([
     ("prost-reflect", "#9467bd"),
     ("serde_json", "#2ca02c"),
     ("sonic-rs", "#ff7f0e"),
+    ("simd-json", "#8c564b"),
 ])
 BINARY = {"prost", "prost-reused-buf"}
 

@@ -34,6 +34,7 @@ where
         ("prost-reflect", serde_json::to_vec(&p.dynamic).unwrap()),
         ("serde_json", serde_json::to_vec(&p.plain).unwrap()),
         ("sonic-rs", sonic_rs::to_vec(&p.plain).unwrap()),
+        ("simd-json", simd_json::serde::to_vec(&p.plain).unwrap()),
     ];
     if let Some(value) = &p.pbjson {
         out.push(("pbjson", serde_json::to_vec(value).unwrap()));
@@ -63,6 +64,9 @@ where
     }
     let plain: L = serde_json::from_slice(json).unwrap();
     assert_eq!(sonic_rs::from_slice::<L>(json).unwrap(), plain, "sonic-rs");
+    let mut copy = json.to_vec();
+    let simd: L = simd_json::serde::from_slice(&mut copy).unwrap();
+    assert_eq!(simd, plain, "simd-json");
     let written = serde_json::to_vec(&plain).unwrap();
     assert_eq!(
         protojsonx_runtime::from_slice::<M>(&written).unwrap(),
@@ -123,6 +127,7 @@ const EVERY_ENCODER: &[&str] = &[
     "prost-reflect",
     "serde_json",
     "sonic-rs",
+    "simd-json",
     "pbjson",
 ];
 

@@ -570,39 +570,35 @@ impl Key<'_> {
     }
 }
 
-/// The fields read so far in one object, by index: a bit each, on the stack
-/// for messages of up to 256 fields.
+/// The fields read so far in one object, by index: a bit each, in one word
+/// for the first 64 fields, on the heap (only for larger messages) after.
 struct Seen {
-    inline: [u64; 4],
-    heap: Vec<u64>,
+    first: u64,
+    rest: Vec<u64>,
 }
 
 impl Seen {
     /// An empty set for a message of `fields` fields.
     #[inline]
     fn new(fields: usize) -> Self {
-        let heap = if fields > 256 {
-            vec![0; fields.div_ceil(64)]
+        let rest = if fields > 64 {
+            vec![0; (fields - 64).div_ceil(64)]
         } else {
             Vec::new()
         };
-        Seen {
-            inline: [0; 4],
-            heap,
-        }
+        Seen { first: 0, rest }
     }
 
     /// Adds `index`; false if it was already there.
     #[inline]
     fn insert(&mut self, index: usize) -> bool {
-        let words = if self.heap.is_empty() {
-            &mut self.inline[..]
-        } else {
-            &mut self.heap[..]
+        let (word, bit) = match index.checked_sub(64) {
+            None => (&mut self.first, index),
+            Some(i) => (&mut self.rest[i / 64], i % 64),
         };
-        let (word, bit) = (&mut words[index / 64], 1u64 << (index % 64));
-        let new = *word & bit == 0;
-        *word |= bit;
+        let mask = 1u64 << bit;
+        let new = *word & mask == 0;
+        *word |= mask;
         new
     }
 }

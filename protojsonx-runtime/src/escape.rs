@@ -63,23 +63,30 @@ static HEX: [u8; 16] = *b"0123456789abcdef";
 /// the short forms `\b \f \n \r \t` where they exist) and copies everything
 /// else, including non-ASCII UTF-8, verbatim.
 pub(crate) fn write_str(out: &mut Vec<u8>, s: &str) {
-    let mut rest = s.as_bytes();
-    out.reserve(rest.len() + 2);
+    let bytes = s.as_bytes();
+    let plain = scan::plain_len(bytes);
+    out.reserve(bytes.len() + 2);
     out.push(b'"');
-    loop {
-        let plain = scan::plain_len(rest);
-        out.extend_from_slice(&rest[..plain]);
-        let Some((&byte, tail)) = rest[plain..].split_first() else {
-            break;
-        };
-        write_escape(out, byte);
-        rest = tail;
+    out.extend_from_slice(&bytes[..plain]);
+    if plain < bytes.len() {
+        write_escaped(out, &bytes[plain..]);
     }
     out.push(b'"');
 }
 
-/// Appends the escape sequence of `byte`, one that [`ESCAPE`] marks.
+/// The rest of [`write_str`] from the first byte that needs escaping:
+/// escapes and plain runs in turn.
 #[cold]
+fn write_escaped(out: &mut Vec<u8>, mut rest: &[u8]) {
+    while let Some((&byte, tail)) = rest.split_first() {
+        write_escape(out, byte);
+        let plain = scan::plain_len(tail);
+        out.extend_from_slice(&tail[..plain]);
+        rest = &tail[plain..];
+    }
+}
+
+/// Appends the escape sequence of `byte`, one that [`ESCAPE`] marks.
 fn write_escape(out: &mut Vec<u8>, byte: u8) {
     let escape = ESCAPE[usize::from(byte)];
     if escape == UU {

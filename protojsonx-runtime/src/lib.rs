@@ -52,6 +52,7 @@ mod scan;
 mod ser;
 #[cfg(feature = "serde")]
 pub mod serde;
+mod size_hint;
 mod wkt;
 
 use std::io;
@@ -68,6 +69,7 @@ pub mod __private {
     pub use crate::de::Decoder;
     pub use crate::map::{JsonMap, MapKey};
     pub use crate::ser::Encoder;
+    pub use crate::size_hint::SizeHint;
     pub use crate::wkt::compiled::{read_as, write_as};
     pub use prost_types;
 }
@@ -107,6 +109,14 @@ pub trait ProtoJson: Default {
     #[doc(hidden)]
     fn read_json(&mut self, d: &mut __private::Decoder<'_>) -> Result<(), Error>;
 
+    /// Where `to_vec` keeps the size of this type's JSON, to allocate its
+    /// output once. Generated messages have one each; the default is shared.
+    #[doc(hidden)]
+    fn size_hint() -> &'static __private::SizeHint {
+        static SHARED: __private::SizeHint = __private::SizeHint::new();
+        &SHARED
+    }
+
     /// The ProtoJSON of `self` with the default options.
     fn to_json(&self) -> Result<String, Error> {
         EncodeOptions::new().to_string(self)
@@ -144,6 +154,10 @@ impl<M: ProtoJson> ProtoJson for Box<M> {
 
     fn write_json(&self, e: &mut __private::Encoder<'_>) {
         (**self).write_json(e);
+    }
+
+    fn size_hint() -> &'static __private::SizeHint {
+        M::size_hint()
     }
 
     fn read_json(&mut self, d: &mut __private::Decoder<'_>) -> Result<(), Error> {

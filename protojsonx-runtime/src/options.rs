@@ -1,20 +1,12 @@
 //! Options for encoding and decoding, and the entry points that take them.
 
-use std::cell::Cell;
 use std::io;
 
 use crate::ProtoJson;
 use crate::de::Decoder;
 use crate::error::{Error, ErrorKind};
 use crate::ser::Encoder;
-
-/// The largest scratch buffer [`EncodeOptions::to_vec`] keeps between calls.
-const SCRATCH_KEEP: usize = 1 << 20;
-
-thread_local! {
-    /// The per-thread buffer [`EncodeOptions::to_vec`] encodes into.
-    static SCRATCH: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
-}
+use crate::size_hint::SizeHint;
 
 /// How messages are written as ProtoJSON. The default is the spec's default output.
 ///
@@ -90,21 +82,21 @@ impl EncodeOptions {
         result
     }
 
-    /// Encodes `msg` into a new byte vector, allocated once at its final size.
+    /// Encodes `msg` into a new byte vector, allocated once.
     ///
-    /// The JSON is first written into a buffer kept per thread (released
-    /// when it grows past 1 MiB), then copied out; a copy costs far
-    /// less than growing a fresh vector step by step.
+    /// The capacity comes from the size of the last JSON of the same message
+    /// type (see `SizeHint`), so in steady use the vector is allocated once
+    /// and never copied; an outsized guess is given back before returning.
     pub fn to_vec<M: ProtoJson>(&self, msg: &M) -> Result<Vec<u8>, Error> {
-        // Taken out while in use: a nested call (from inside an encoder)
-        // finds an empty vector and simply grows its own.
-        let mut buf = SCRATCH.take();
-        buf.clear();
-        let result = self.encode_into(msg, &mut buf).map(|()| buf.to_vec());
-        if buf.capacity() <= SCRATCH_KEEP {
-            SCRATCH.set(buf);
+        let hint = M::size_hint();
+        let capacity = hint.capacity();
+        let mut buf = Vec::with_capacity(capacity);
+        self.encode_into(msg, &mut buf)?;
+        hint.record(buf.len(), capacity);
+        if SizeHint::too_roomy(buf.len(), buf.capacity()) {
+            buf.shrink_to_fit();
         }
-        result
+        Ok(buf)
     }
 
     /// Encodes `msg` into a new string.

@@ -474,6 +474,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads `true` or `false`.
+    #[inline]
     pub(crate) fn boolean(&mut self) -> Result<bool, Error> {
         match self.peek() {
             Peek::True => self.literal(b"true").map(|()| true),
@@ -486,7 +487,7 @@ impl<'a> Reader<'a> {
     #[inline]
     pub(crate) fn null(&mut self) -> bool {
         self.skip_whitespace();
-        if self.input[self.pos..].starts_with(b"null") {
+        if scan::starts_with(&self.input[self.pos..], b"null") {
             self.pos += 4;
             true
         } else {
@@ -495,8 +496,9 @@ impl<'a> Reader<'a> {
     }
 
     /// Consumes the literal `word`, which the caller has peeked the first byte of.
+    #[inline]
     fn literal(&mut self, word: &'static [u8]) -> Result<(), Error> {
-        if self.input[self.pos..].starts_with(word) {
+        if scan::starts_with(&self.input[self.pos..], word) {
             self.pos += word.len();
             Ok(())
         } else {

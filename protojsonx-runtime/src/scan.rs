@@ -48,9 +48,11 @@ pub(crate) fn plain_ascii_prefix(bytes: &[u8]) -> &str {
     let prefix = &bytes[..len];
     debug_assert!(prefix.is_ascii());
     // SAFETY: `prefix_len` stops before the first byte from 0x80 up: every
-    // byte is tested in some word (the tail word overlaps tested bytes; a
-    // short input's bytes are tested alone in words of spaces), `w & HIGHS` flags each such byte exactly at its
-    // position, and the lowest flag is the stop. So every byte of `prefix` is
+    // byte is tested in some word (the tail word overlaps tested bytes; an
+    // input of four to seven bytes is tested as two overlapping halves of
+    // one word, a shorter one byte by byte in words of spaces), `w & HIGHS`
+    // flags each such byte exactly at its position, and the lowest flag
+    // (mapped back to its byte) is the stop. So every byte of `prefix` is
     // ASCII, and ASCII is valid UTF-8. The tests below compare the length
     // with a byte-by-byte reference for every byte value at every position.
     unsafe { std::str::from_utf8_unchecked(prefix) }
@@ -97,7 +99,8 @@ pub(crate) fn starts_with(hay: &[u8], key: &[u8]) -> bool {
 /// lowest flagged byte of the first flagged word is exact (the bit tricks
 /// only err above a true hit). The tail is one more word: the last eight
 /// bytes, overlapping bytes already known to be plain (which raise no flag);
-/// inputs shorter than a word are tested a byte at a time.
+/// inputs shorter than a word are tested as two overlapping halves, or a
+/// byte at a time below four bytes.
 #[inline(always)]
 fn prefix_len(bytes: &[u8], flags: impl Fn(u64) -> u64) -> usize {
     let len = bytes.len();
@@ -123,7 +126,24 @@ fn prefix_len(bytes: &[u8], flags: impl Fn(u64) -> u64) -> usize {
             hits => len - 8 + (hits.trailing_zeros() / 8) as usize,
         };
     }
-    // Fewer than eight bytes in all: each one alone in a word of spaces.
+    if len >= 4 {
+        // Four to seven bytes: the first four and the last four (which may
+        // overlap them) side by side in one word. A flag in the low half is
+        // exact; the high half counts only if the low half had none.
+        let half = |at: usize| {
+            let mut w = [0u8; 4];
+            w.copy_from_slice(&bytes[at..at + 4]);
+            u64::from(u32::from_le_bytes(w))
+        };
+        return match flags(half(0) | half(len - 4) << 32) {
+            0 => len,
+            hits => match (hits.trailing_zeros() / 8) as usize {
+                low @ 0..4 => low,
+                high => len + high - 8,
+            },
+        };
+    }
+    // Fewer than four bytes: each one alone in a word of spaces.
     let spaces = u64::from_le_bytes([b' '; 8]) & !0xff;
     bytes
         .iter()
@@ -159,7 +179,7 @@ mod tests {
 
     #[test]
     fn every_byte_at_every_position_of_a_word() {
-        for len in 0..20 {
+        for len in 0..24 {
             for pos in 0..len {
                 for b in 0..=255u8 {
                     let mut bytes = vec![b'a'; len];

@@ -42,10 +42,16 @@ fn message(message: &Message) -> TokenStream {
     let encoder = rt::encoder();
     let decoder = rt::decoder();
     let error = rt::error();
+    let size_hint = rt::size_hint();
     let write_body = encode::body(message);
     let read_body = decode::body(message);
     quote! {
         impl #trait_path for #ty {
+            fn size_hint() -> &'static #size_hint {
+                static HINT: #size_hint = #size_hint::new();
+                &HINT
+            }
+
             fn write_json(&self, e: &mut #encoder<'_>) {
                 #write_body
             }

@@ -25,6 +25,11 @@ pub fn decoder() -> TokenStream {
     quote!(::protojsonx_runtime::__private::Decoder)
 }
 
+/// The per-type output size hint, a static in every message's impl.
+pub fn size_hint() -> TokenStream {
+    quote!(::protojsonx_runtime::__private::SizeHint)
+}
+
 /// The trait every enum implements.
 pub fn json_enum() -> TokenStream {
     quote!(::protojsonx_runtime::__private::JsonEnum)
