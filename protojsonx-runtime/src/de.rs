@@ -149,14 +149,21 @@ impl<'a> Decoder<'a> {
         let mut first = true;
         let mut next = 0;
         while self.r.next_member(&mut first)? {
-            let (index, key) = match keys.get(next) {
-                Some(&(json, _)) if self.r.eat_key(json) => (next, Key::Known(json)),
+            let matched = match keys.get(next) {
+                Some(&(json, _)) if self.r.eat_key(json) => Some((next, json)),
                 // Spellings of equal length are one and the same in practice;
                 // a miss is read below either way.
                 Some(&(json, proto)) if proto.len() != json.len() && self.r.eat_key(proto) => {
-                    (next, Key::Known(proto))
+                    Some((next, proto))
                 }
-                _ => {
+                // Keys out of order: in a small message, trying every field's
+                // key costs less than reading the key as a string.
+                _ if keys.len() <= SCAN_KEYS => self.r.eat_any_key(keys),
+                _ => None,
+            };
+            let (index, key) = match matched {
+                Some((index, known)) => (index, Key::Known(known)),
+                None => {
                     let key = self.r.key()?;
                     match lookup(key.as_bytes()) {
                         Some(index) => (index, Key::Read(key)),
@@ -547,6 +554,10 @@ enum Special {
     Infinity,
     NegInfinity,
 }
+
+/// Messages with at most this many fields try each key in turn when keys
+/// come out of order (see [`Decoder::read_fields`]).
+const SCAN_KEYS: usize = 16;
 
 /// One field's keys for [`Decoder::read_fields`]: its JSON name and its
 /// proto name, each quoted and followed by a colon, as the encoder writes them.

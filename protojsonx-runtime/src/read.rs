@@ -214,6 +214,18 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// Consumes the first of `keys` (JSON spellings only) the input
+    /// continues with, as [`eat_key`](Self::eat_key); its index and bytes.
+    #[inline]
+    pub(crate) fn eat_any_key(
+        &mut self,
+        keys: &'static [(&'static [u8], &'static [u8])],
+    ) -> Option<(usize, &'static [u8])> {
+        keys.iter()
+            .enumerate()
+            .find_map(|(index, &(json, _))| self.eat_key(json).then_some((index, json)))
+    }
+
     /// Reads an object key and the `:` after it, at the start of a member.
     pub(crate) fn key(&mut self) -> Result<Cow<'a, str>, Error> {
         if self.peek() != Peek::String {
