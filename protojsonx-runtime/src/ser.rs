@@ -9,6 +9,9 @@ use crate::map::MapKey;
 use crate::options::EncodeOptions;
 use crate::{JsonEnum, ProtoJson, base64, escape, num};
 
+/// Maps of up to this many entries are sorted on the stack.
+const SORT_ON_STACK: usize = 16;
+
 /// Writes ProtoJSON into a byte buffer. Part of the contract with generated code.
 pub struct Encoder<'a> {
     out: &'a mut Vec<u8>,
@@ -37,11 +40,6 @@ impl<'a> Encoder<'a> {
     /// Ends encoding: the error recorded, if any.
     pub(crate) fn finish(self) -> Result<(), Error> {
         self.error.map_or(Ok(()), Err)
-    }
-
-    /// The options in force.
-    pub(crate) fn options(&self) -> EncodeOptions {
-        self.opts
     }
 
     /// Whether fields without presence are written even at their default value.
@@ -203,6 +201,28 @@ impl<'a> Encoder<'a> {
         m.write_json(self);
     }
 
+    /// Writes the members of the object `write` writes as more members of
+    /// the object being written, which has at least one already: the message
+    /// inside an `Any`, after its `@type`. Its `{` becomes the separating
+    /// comma and its `}` closes the outer object. False (and nothing written)
+    /// if `write` wrote something other than an object.
+    pub(crate) fn inline_object(&mut self, write: impl FnOnce(&mut Self)) -> bool {
+        let start = self.out.len();
+        write(self);
+        if self.out.get(start) != Some(&b'{') {
+            self.out.truncate(start);
+            return false;
+        }
+        if self.out.len() == start + 2 {
+            // `{}`: no members to add.
+            self.out.truncate(start);
+            self.end_object();
+        } else {
+            self.out[start] = b',';
+        }
+        true
+    }
+
     /// Writes a repeated field as an array, each element through `write`.
     #[inline]
     pub fn list<T>(&mut self, items: &[T], mut write: impl FnMut(&mut Self, &T)) {
@@ -215,14 +235,40 @@ impl<'a> Encoder<'a> {
     }
 
     /// Writes a map field as an object with keys in sorted order, each value through `write`.
-    pub fn map<'m, K, V, I>(&mut self, entries: I, mut write: impl FnMut(&mut Self, &V))
+    pub fn map<'m, K, V, I>(&mut self, entries: I, write: impl FnMut(&mut Self, &V))
     where
         K: MapKey + 'm,
         V: 'm,
         I: IntoIterator<Item = (&'m K, &'m V)>,
+        I::IntoIter: ExactSizeIterator,
     {
-        let mut sorted: Vec<(&K, &V)> = entries.into_iter().collect();
-        sorted.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        let entries = entries.into_iter();
+        let len = entries.len();
+        if len <= SORT_ON_STACK {
+            // Sorted in place on the stack: no allocation for small maps.
+            let mut slots: [Option<(&K, &V)>; SORT_ON_STACK] = [None; SORT_ON_STACK];
+            for (slot, entry) in slots.iter_mut().zip(entries) {
+                *slot = Some(entry);
+            }
+            let sorted = &mut slots[..len];
+            sorted.sort_unstable_by(|a, b| a.map(|e| e.0).cmp(&b.map(|e| e.0)));
+            self.map_entries(sorted.iter().flatten().copied(), write);
+        } else {
+            let mut sorted: Vec<(&K, &V)> = entries.collect();
+            sorted.sort_unstable_by(|a, b| a.0.cmp(b.0));
+            self.map_entries(sorted, write);
+        }
+    }
+
+    /// Writes sorted map entries as an object.
+    fn map_entries<'m, K, V>(
+        &mut self,
+        sorted: impl IntoIterator<Item = (&'m K, &'m V)>,
+        mut write: impl FnMut(&mut Self, &V),
+    ) where
+        K: MapKey + 'm,
+        V: 'm,
+    {
         self.out.push(b'{');
         for (key, value) in sorted {
             self.separate(b'{');

@@ -210,24 +210,11 @@ pub(crate) fn write_packed<M: ProtoJson + Message + Default + 'static>(
         msg.write_json(e);
         return e.end_object();
     }
-    // Write the message alone, then splice its fields in after `@type`.
-    let mut body = Vec::new();
-    let mut inner = Encoder::new(&mut body, e.options());
-    msg.write_json(&mut inner);
-    if let Err(err) = inner.finish() {
-        e.fail(err);
-    }
-    match body.split_first() {
-        Some((b'{', b"}")) => e.end_object(),
-        Some((b'{', fields)) => {
-            e.raw(b",");
-            e.raw(fields);
-        }
-        _ => {
-            let message = format!("the JSON of {type_url:?} is not an object");
-            e.fail(Error::encode(ErrorKind::Encode, message));
-            e.end_object();
-        }
+    // The message's own fields follow `@type` in the same object.
+    if !e.inline_object(|e| msg.write_json(e)) {
+        let message = format!("the JSON of {type_url:?} is not an object");
+        e.fail(Error::encode(ErrorKind::Encode, message));
+        e.end_object();
     }
 }
 
