@@ -2,8 +2,9 @@
 # Benchmark smoke check for CI: never timed. `cargo test --workspace` already
 # runs the agreement tests of protojsonx-benches; this builds the criterion
 # bench in the test profile and runs each case once (criterion's --test mode),
-# runs the allocation counter, and renders a report from its output, so
-# benches/run.sh's pieces are known to work. Debug builds only.
+# runs the allocation counter and (on two cases) the callgrind instruction
+# counter, and renders a report from their output, so benches/run.sh's
+# pieces are known to work. Debug builds only.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."   # repo root
 
@@ -14,7 +15,11 @@ cargo run -q -p protojsonx-benches --bin allocs > "$tmp/allocs.tsv"
 cargo build -q -p protojsonx-benches --bins
 target=$(cargo metadata --format-version 1 --no-deps |
     python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
+command -v valgrind >/dev/null || { apt-get update -qq && apt-get install -y -qq valgrind >/dev/null; }
+head -3 "$tmp/allocs.tsv" > "$tmp/two-cases.tsv"
+benches/scripts/instructions.sh "$target/debug/profile" "$tmp/two-cases.tsv" > "$tmp/instructions.tsv"
+test "$(grep -c '^small/marshal/default' "$tmp/instructions.tsv")" = 2
 python3 benches/scripts/report.py --criterion "$tmp/no-timings" --allocs "$tmp/allocs.tsv" \
-    --release-dir "$target/debug" --out "$tmp"
+    --release-dir "$target/debug" --instructions "$tmp/instructions.tsv" --out "$tmp"
 grep -q "## Code size" "$tmp/results.md"
 echo "bench smoke check passed"

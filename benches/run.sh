@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the benchmark suite and writes benches/results/: results.md (timings,
-# allocations, ratios, targets of issue 4, code size, machine) and chart.svg.
+# allocations, instruction counts, ratios, targets of issue 4, code size,
+# machine) and chart.svg.
 #
 #   benches/run.sh                 full run: ROUNDS passes through the suite
 #                                  (default 5, about 3 minutes each on 2 cores)
@@ -39,6 +40,13 @@ for round in $(seq 1 "$rounds"); do
 done
 cargo build --release -p protojsonx-benches --bins
 "$target/release/allocs" > "$results/allocs.tsv"
+if command -v valgrind > /dev/null; then
+    echo "=== instruction counts (callgrind, about 2 minutes)"
+    benches/scripts/instructions.sh "$target/release/profile" "$results/allocs.tsv" > "$results/instructions.tsv"
+else
+    echo "valgrind not found: no instruction counts"
+    rm -f "$results/instructions.tsv"
+fi
 echo "load average after the run: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$results/load.txt"
 
 python3 benches/scripts/report.py \
@@ -46,5 +54,6 @@ python3 benches/scripts/report.py \
     --allocs "$results/allocs.tsv" \
     --release-dir "$target/release" \
     --load "$results/load.txt" \
+    --instructions "$results/instructions.tsv" \
     --out "$results"
 echo "wrote $results/results.md and $results/chart.svg"
