@@ -188,24 +188,13 @@ pub(crate) fn decode(input: &[u8]) -> Result<Vec<u8>, Base64Error> {
 #[cfg(test)]
 mod tests {
     use super::{Base64Error, decode, encode};
+    use crate::test_rng::Rng;
 
     /// Encodes into a fresh buffer.
     fn enc(input: &[u8]) -> Vec<u8> {
         let mut out = Vec::new();
         encode(input, &mut out);
         out
-    }
-
-    /// xorshift64 PRNG, so the random tests need no dependencies.
-    struct Rng(u64);
-    impl Rng {
-        /// Returns the next pseudo-random value.
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
     }
 
     /// Asserts `data` round-trips, and that its URL-safe and unpadded forms

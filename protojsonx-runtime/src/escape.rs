@@ -106,6 +106,7 @@ fn write_escape(out: &mut Vec<u8>, byte: u8) {
 #[cfg(test)]
 mod tests {
     use super::write_str;
+    use crate::test_rng::Rng;
 
     /// Runs [`write_str`] into a fresh buffer and returns the text.
     fn esc(s: &str) -> String {
@@ -167,18 +168,6 @@ mod tests {
             }
         }
         out
-    }
-
-    /// xorshift64 PRNG, so the random tests need no dependencies.
-    struct Rng(u64);
-    impl Rng {
-        /// Returns the next pseudo-random value.
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
     }
 
     #[test]

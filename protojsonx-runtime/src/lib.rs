@@ -53,6 +53,8 @@ mod ser;
 #[cfg(feature = "serde")]
 pub mod serde;
 mod size_hint;
+#[cfg(test)]
+mod test_rng;
 mod wkt;
 
 use std::io;

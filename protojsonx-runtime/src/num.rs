@@ -468,18 +468,7 @@ pub(crate) fn write_f32(out: &mut Vec<u8>, v: f32) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// xorshift64 PRNG, so the random tests need no dependencies.
-    struct Rng(u64);
-    impl Rng {
-        /// Returns the next pseudo-random value.
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-    }
+    use crate::test_rng::Rng;
 
     use NumError::{Invalid, NotAnInteger, OutOfRange};
 

@@ -154,6 +154,7 @@ fn prefix_len(bytes: &[u8], flags: impl Fn(u64) -> u64) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_rng::Rng;
 
     /// Whether `b` ends a plain run when writing, byte by byte.
     fn is_special(b: u8) -> bool {
@@ -193,11 +194,9 @@ mod tests {
 
     #[test]
     fn random_inputs_agree_with_the_byte_loop() {
-        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
         for _ in 0..20_000 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
+            let state = rng.next();
             let len = (state % 40) as usize;
             // Mostly plain bytes, with a few of every kind mixed in.
             let bytes: Vec<u8> = (0..len)
