@@ -27,7 +27,10 @@ if [ ! -x "$cache/tools/bin/protoc-gen-prost" ]; then
     cargo install --locked --quiet --root "$cache/tools" protoc-gen-prost@0.5.0
 fi
 cargo build --quiet -p protoc-gen-rust-protojsonx
-export PATH="$root/target/debug:$cache/tools/bin:$cache/buf/node_modules/.bin:$PATH"
+# Where cargo puts binaries (CARGO_TARGET_DIR may move it from ./target).
+target=$(cargo metadata --format-version 1 --no-deps |
+    python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
+export PATH="$target/debug:$cache/tools/bin:$cache/buf/node_modules/.bin:$PATH"
 echo "buf $(buf --version)"
 
 phase "buf generate: buf.gen.yaml, ecosystem/buf.gen.multi.yaml, ecosystem/buf.gen.paired.yaml"
@@ -49,7 +52,7 @@ cargo test --quiet -p protojsonx-runtime --features serde serde::
 
 phase "build.rs: cargo:rerun-if-changed for every input proto"
 cargo build --quiet -p protojsonx-example
-output=$(ls -t target/debug/build/protojsonx-example-*/output | head -n 1)
+output=$(ls -t "$target"/debug/build/protojsonx-example-*/output | head -n 1)
 grep -qx 'cargo:rerun-if-changed=proto/event/v1/event.proto' "$output"
 grep -qx 'cargo:rerun-if-changed=proto' "$output"
 
@@ -58,7 +61,7 @@ quickstart=$(cargo run --quiet -p protojsonx-example)
 grep -q '"eventType":"user.login"' <<<"$quickstart"
 cargo test --quiet -p protojsonx-axum-example -p protojsonx-tonic-example
 cargo build --quiet -p protojsonx-axum-example -p protojsonx-tonic-example
-python3 ecosystem/smoke.py target/debug
+python3 ecosystem/smoke.py "$target/debug"
 
 phase "docs: rustdoc -D warnings, doctests"
 RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps --all-features \
