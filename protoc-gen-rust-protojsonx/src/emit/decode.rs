@@ -33,7 +33,7 @@ pub fn body(message: &Message) -> TokenStream {
     });
     let oneofs = (!message.oneofs.is_empty()).then(|| {
         let count = Literal::usize_unsuffixed(message.oneofs.len());
-        quote!(let mut oneofs = [false; #count];)
+        quote!(let mut seen_oneofs = [false; #count];)
     });
     quote! {
         #oneofs
@@ -168,7 +168,7 @@ fn read_field<'m>(message: &'m Message, field: &'m Field) -> (&'m Kind, TokenStr
                 }
             };
             let read = quote! {
-                d.mark_oneof(&mut oneofs[#slot], #oneof_name)?;
+                d.mark_oneof(&mut seen_oneofs[#slot], #oneof_name)?;
                 #set
             };
             (kind, read)

@@ -106,7 +106,7 @@ impl ::protojsonx_runtime::ProtoJson for Legacy {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let mut oneofs = [false; 1];
+        let mut seen_oneofs = [false; 1];
         d.read_fields(
             &[
                 (b"\"optInt32\":", b"\"opt_int32\":"),
@@ -190,13 +190,13 @@ impl ::protojsonx_runtime::ProtoJson for Legacy {
                         d.read_map(&mut self.children, |d| d.new_message())?;
                     }
                     11 if !d.take_null() => {
-                        d.mark_oneof(&mut oneofs[0], "choice")?;
+                        d.mark_oneof(&mut seen_oneofs[0], "choice")?;
                         self.choice = ::core::option::Option::Some(
                             legacy::Choice::CInt(d.read_i32()?),
                         );
                     }
                     12 if !d.take_null() => {
-                        d.mark_oneof(&mut oneofs[0], "choice")?;
+                        d.mark_oneof(&mut seen_oneofs[0], "choice")?;
                         self.choice = ::core::option::Option::Some(
                             legacy::Choice::CChild(d.new_message()?),
                         );

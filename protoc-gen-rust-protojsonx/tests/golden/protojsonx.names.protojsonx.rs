@@ -261,7 +261,7 @@ impl ::protojsonx_runtime::ProtoJson for Type {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let mut oneofs = [false; 1];
+        let mut seen_oneofs = [false; 1];
         d.read_fields(
             &[
                 (b"\"gen\":", b"\"gen\":"),
@@ -293,13 +293,13 @@ impl ::protojsonx_runtime::ProtoJson for Type {
                         }
                     }
                     2 if !d.take_null() => {
-                        d.mark_oneof(&mut oneofs[0], "type")?;
+                        d.mark_oneof(&mut seen_oneofs[0], "type")?;
                         self.r#type = ::core::option::Option::Some(
                             r#type::Type::Loop(d.read_i32()?),
                         );
                     }
                     3 if !d.take_null() => {
-                        d.mark_oneof(&mut oneofs[0], "type")?;
+                        d.mark_oneof(&mut seen_oneofs[0], "type")?;
                         self.r#type = ::core::option::Option::Some(
                             r#type::Type::Move(d.new_message()?),
                         );
@@ -370,7 +370,7 @@ impl ::protojsonx_runtime::ProtoJson for Conflict {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let mut oneofs = [false; 1];
+        let mut seen_oneofs = [false; 1];
         d.read_fields(
             &[(b"\"a\":", b"\"a\":"), (b"\"k\":", b"\"k\":")],
             |key| match key {
@@ -381,13 +381,13 @@ impl ::protojsonx_runtime::ProtoJson for Conflict {
             |d, field| {
                 match field {
                     0 if !d.take_null() => {
-                        d.mark_oneof(&mut oneofs[0], "kind")?;
+                        d.mark_oneof(&mut seen_oneofs[0], "kind")?;
                         self.kind = ::core::option::Option::Some(
                             conflict::KindOneOf::A(d.read_i32()?),
                         );
                     }
                     1 if !d.take_null() => {
-                        d.mark_oneof(&mut oneofs[0], "kind")?;
+                        d.mark_oneof(&mut seen_oneofs[0], "kind")?;
                         self.kind = ::core::option::Option::Some(
                             conflict::KindOneOf::K(d.new_message()?),
                         );

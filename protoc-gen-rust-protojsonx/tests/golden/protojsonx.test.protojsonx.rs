@@ -469,7 +469,7 @@ impl ::protojsonx_runtime::ProtoJson for Oneofs {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let mut oneofs = [false; 2];
+        let mut seen_oneofs = [false; 2];
         d.read_fields(
             &[
                 (b"\"before\":", b"\"before\":"),
@@ -498,19 +498,19 @@ impl ::protojsonx_runtime::ProtoJson for Oneofs {
                         self.before = d.read_i32()?;
                     }
                     1 if !d.take_null() => {
-                        d.mark_oneof(&mut oneofs[0], "kind")?;
+                        d.mark_oneof(&mut seen_oneofs[0], "kind")?;
                         self.kind = ::core::option::Option::Some(
                             oneofs::Kind::Name(d.read_string()?),
                         );
                     }
                     2 if !d.take_null() => {
-                        d.mark_oneof(&mut oneofs[0], "kind")?;
+                        d.mark_oneof(&mut seen_oneofs[0], "kind")?;
                         self.kind = ::core::option::Option::Some(
                             oneofs::Kind::Id(d.read_i64()?),
                         );
                     }
                     3 if !d.take_null() => {
-                        d.mark_oneof(&mut oneofs[0], "kind")?;
+                        d.mark_oneof(&mut seen_oneofs[0], "kind")?;
                         if let ::core::option::Option::Some(v) = d.read_enum::<Color>()?
                         {
                             self.kind = ::core::option::Option::Some(
@@ -519,19 +519,19 @@ impl ::protojsonx_runtime::ProtoJson for Oneofs {
                         }
                     }
                     4 if !d.take_null() => {
-                        d.mark_oneof(&mut oneofs[0], "kind")?;
+                        d.mark_oneof(&mut seen_oneofs[0], "kind")?;
                         self.kind = ::core::option::Option::Some(
                             oneofs::Kind::Scalars(d.new_message()?),
                         );
                     }
                     5 if !d.take_null() => {
-                        d.mark_oneof(&mut oneofs[0], "kind")?;
+                        d.mark_oneof(&mut seen_oneofs[0], "kind")?;
                         self.kind = ::core::option::Option::Some(
                             oneofs::Kind::Data(d.read_bytes()?),
                         );
                     }
                     6 if !d.take_null() => {
-                        d.mark_oneof(&mut oneofs[1], "other")?;
+                        d.mark_oneof(&mut seen_oneofs[1], "other")?;
                         self.other = ::core::option::Option::Some(
                             oneofs::Other::Flag(d.read_bool()?),
                         );
@@ -582,7 +582,7 @@ impl ::protojsonx_runtime::ProtoJson for Tree {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let mut oneofs = [false; 1];
+        let mut seen_oneofs = [false; 1];
         d.read_fields(
             &[
                 (b"\"label\":", b"\"label\":"),
@@ -615,7 +615,7 @@ impl ::protojsonx_runtime::ProtoJson for Tree {
                         d.read_list(&mut self.children, |d| d.new_message())?;
                     }
                     3 if !d.take_null() => {
-                        d.mark_oneof(&mut oneofs[0], "link")?;
+                        d.mark_oneof(&mut seen_oneofs[0], "link")?;
                         self.link = ::core::option::Option::Some(
                             tree::Link::Next(d.new_message()?),
                         );
@@ -913,7 +913,7 @@ impl ::protojsonx_runtime::ProtoJson for WellKnown {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let mut oneofs = [false; 1];
+        let mut seen_oneofs = [false; 1];
         d.read_fields(
             &[
                 (b"\"ts\":", b"\"ts\":"),
@@ -1053,13 +1053,13 @@ impl ::protojsonx_runtime::ProtoJson for WellKnown {
                         )?;
                     }
                     16 if !d.take_null() => {
-                        d.mark_oneof(&mut oneofs[0], "wk")?;
+                        d.mark_oneof(&mut seen_oneofs[0], "wk")?;
                         self.wk = ::core::option::Option::Some(
                             well_known::Wk::OTs(d.new_message()?),
                         );
                     }
                     17 => {
-                        d.mark_oneof(&mut oneofs[0], "wk")?;
+                        d.mark_oneof(&mut seen_oneofs[0], "wk")?;
                         if let ::core::option::Option::Some(v) = d
                             .read_enum::<::prost_types::NullValue>()?
                         {
@@ -1069,7 +1069,7 @@ impl ::protojsonx_runtime::ProtoJson for WellKnown {
                         }
                     }
                     18 => {
-                        d.mark_oneof(&mut oneofs[0], "wk")?;
+                        d.mark_oneof(&mut seen_oneofs[0], "wk")?;
                         self.wk = ::core::option::Option::Some(
                             well_known::Wk::OVal(d.new_message()?),
                         );

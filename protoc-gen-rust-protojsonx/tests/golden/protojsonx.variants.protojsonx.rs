@@ -39,7 +39,7 @@ impl ::protojsonx_runtime::ProtoJson for Variants {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let mut oneofs = [false; 1];
+        let mut seen_oneofs = [false; 1];
         d.read_fields(
             &[
                 (b"\"blobs\":", b"\"blobs\":"),
@@ -80,7 +80,7 @@ impl ::protojsonx_runtime::ProtoJson for Variants {
                         )?;
                     }
                     5 if !d.take_null() => {
-                        d.mark_oneof(&mut oneofs[0], "o")?;
+                        d.mark_oneof(&mut seen_oneofs[0], "o")?;
                         self.o = ::core::option::Option::Some(
                             variants::O::Od(d.read_bytes()?),
                         );
