@@ -397,6 +397,9 @@ impl<'a> Decoder<'a> {
     /// Reads a string.
     #[inline]
     pub fn read_string(&mut self) -> Result<String, Error> {
+        if let Some(plain) = self.r.plain_string() {
+            return Ok(plain.to_owned());
+        }
         match self.r.peek() {
             Peek::String => self.r.string().map(|s| s.into_owned()),
             found => Err(self.expected("string", found)),
@@ -484,14 +487,40 @@ impl<'a> Decoder<'a> {
         list: &mut Vec<T>,
         mut read: impl FnMut(&mut Self) -> Result<Option<T>, Error>,
     ) -> Result<(), Error> {
+        self.array(|d| {
+            if let Some(item) = read(d)? {
+                list.push(item);
+            }
+            Ok(())
+        })
+    }
+
+    /// Reads an array of messages, each one read in place at the end of
+    /// `list` (a message is not moved after it is read).
+    #[inline]
+    pub fn read_message_list<M: ProtoJson>(&mut self, list: &mut Vec<M>) -> Result<(), Error> {
+        self.array(|d| {
+            list.push(M::default());
+            match list.last_mut() {
+                Some(msg) => msg.read_json(d),
+                None => Ok(()),
+            }
+        })
+    }
+
+    /// Reads an array, calling `element` to consume each element; errors
+    /// get the element's index added to their path.
+    #[inline]
+    fn array(
+        &mut self,
+        mut element: impl FnMut(&mut Self) -> Result<(), Error>,
+    ) -> Result<(), Error> {
         self.open_array()?;
         let mut first = true;
         let mut index = 0;
         while self.r.next_element(&mut first)? {
-            match read(self) {
-                Ok(Some(item)) => list.push(item),
-                Ok(None) => {}
-                Err(e) => return Err(e.in_index(index)),
+            if let Err(e) = element(self) {
+                return Err(e.in_index(index));
             }
             index += 1;
         }

@@ -303,17 +303,29 @@ impl<'a> Reader<'a> {
     #[inline(always)]
     pub(crate) fn string(&mut self) -> Result<Cow<'a, str>, Error> {
         self.skip_whitespace();
-        let input: &'a [u8] = self.input;
-        if input.get(self.pos) == Some(&b'"') {
-            let start = self.pos + 1;
-            let ascii = scan::plain_ascii_prefix(&input[start..]);
-            let end = start + ascii.len();
-            if input.get(end) == Some(&b'"') {
-                self.pos = end + 1;
-                return Ok(Cow::Borrowed(ascii));
-            }
+        match self.plain_string() {
+            Some(plain) => Ok(Cow::Borrowed(plain)),
+            None => self.string_slow(),
         }
-        self.string_slow()
+    }
+
+    /// The fast path of [`string`](Self::string), with no whitespace before
+    /// it: a string of plain ASCII (no escapes) right at the current
+    /// position, consumed; `None` (nothing consumed) for anything else.
+    #[inline(always)]
+    pub(crate) fn plain_string(&mut self) -> Option<&'a str> {
+        let input: &'a [u8] = self.input;
+        if input.get(self.pos) != Some(&b'"') {
+            return None;
+        }
+        let start = self.pos + 1;
+        let ascii = scan::plain_ascii_prefix(&input[start..]);
+        let end = start + ascii.len();
+        if input.get(end) != Some(&b'"') {
+            return None;
+        }
+        self.pos = end + 1;
+        Some(ascii)
     }
 
     /// [`string`](Self::string) for the rest: not a string, non-ASCII

@@ -127,6 +127,7 @@ fn read_field<'m>(message: &'m Message, field: &'m Field) -> (&'m Kind, TokenStr
                     let ty = path(rust_path);
                     quote!(d.read_enum_list::<#ty>(&mut self.#name)?;)
                 }
+                Kind::Message { .. } => quote!(d.read_message_list(&mut self.#name)?;),
                 _ => {
                     let value = read_value(kind);
                     quote!(d.read_list(&mut self.#name, |d| #value)?;)

@@ -177,7 +177,7 @@ impl ::protojsonx_runtime::ProtoJson for Legacy {
                         )?;
                     }
                     8 if !d.take_null() => {
-                        d.read_list(&mut self.item, |d| d.new_message())?;
+                        d.read_message_list(&mut self.item)?;
                     }
                     9 if !d.take_null() => {
                         d.read_message(

@@ -255,7 +255,7 @@ impl ::protojsonx_runtime::ProtoJson for Scalars {
                         d.read_enum_list::<Color>(&mut self.rep_color)?;
                     }
                     22 if !d.take_null() => {
-                        d.read_list(&mut self.rep_msg, |d| d.new_message())?;
+                        d.read_message_list(&mut self.rep_msg)?;
                     }
                     23 if !d.take_null() => {
                         d.read_list(&mut self.rep_bytes, |d| d.read_bytes())?;
@@ -612,7 +612,7 @@ impl ::protojsonx_runtime::ProtoJson for Tree {
                         )?;
                     }
                     2 if !d.take_null() => {
-                        d.read_list(&mut self.children, |d| d.new_message())?;
+                        d.read_message_list(&mut self.children)?;
                     }
                     3 if !d.take_null() => {
                         d.mark_oneof(&mut seen_oneofs[0], "link")?;
@@ -710,7 +710,7 @@ impl ::protojsonx_runtime::ProtoJson for Outer {
                         }
                     }
                     4 if !d.take_null() => {
-                        d.read_list(&mut self.deepests, |d| d.new_message())?;
+                        d.read_message_list(&mut self.deepests)?;
                     }
                     _ => {}
                 }
@@ -980,7 +980,7 @@ impl ::protojsonx_runtime::ProtoJson for WellKnown {
                         )?;
                     }
                     3 if !d.take_null() => {
-                        d.read_list(&mut self.i64s, |d| d.new_message())?;
+                        d.read_message_list(&mut self.i64s)?;
                     }
                     4 if !d.take_null() => {
                         d.read_message(
@@ -995,7 +995,7 @@ impl ::protojsonx_runtime::ProtoJson for WellKnown {
                         )?;
                     }
                     6 => {
-                        d.read_list(&mut self.vals, |d| d.new_message())?;
+                        d.read_message_list(&mut self.vals)?;
                     }
                     7 if !d.take_null() => {
                         d.read_message(
