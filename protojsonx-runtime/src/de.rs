@@ -401,7 +401,8 @@ impl<'a> Decoder<'a> {
             return Ok(plain.to_owned());
         }
         match self.r.peek() {
-            Peek::String => self.r.string().map(|s| s.into_owned()),
+            // The fast path missed above: no need to try it again.
+            Peek::String => self.r.string_slow().map(|s| s.into_owned()),
             found => Err(self.expected("string", found)),
         }
     }

@@ -7,6 +7,7 @@
 
 use std::borrow::Cow;
 
+use crate::de::FieldKeys;
 use crate::error::{Error, ErrorKind};
 use crate::{num, scan};
 
@@ -219,7 +220,7 @@ impl<'a> Reader<'a> {
     #[inline]
     pub(crate) fn eat_any_key(
         &mut self,
-        keys: &'static [(&'static [u8], &'static [u8])],
+        keys: &'static [FieldKeys],
     ) -> Option<(usize, &'static [u8])> {
         keys.iter()
             .enumerate()
@@ -329,9 +330,10 @@ impl<'a> Reader<'a> {
     }
 
     /// [`string`](Self::string) for the rest: not a string, non-ASCII
-    /// (validated), escapes (decoded), or malformed.
+    /// (validated), escapes (decoded), or malformed. Reads any string at
+    /// the current position (after whitespace), plain ones included.
     #[inline(never)]
-    fn string_slow(&mut self) -> Result<Cow<'a, str>, Error> {
+    pub(crate) fn string_slow(&mut self) -> Result<Cow<'a, str>, Error> {
         if self.input.get(self.pos) != Some(&b'"') {
             return Err(self.unexpected("string"));
         }

@@ -58,6 +58,22 @@ pub(crate) fn plain_ascii_prefix(bytes: &[u8]) -> &str {
     unsafe { std::str::from_utf8_unchecked(prefix) }
 }
 
+/// The eight bytes of `b` from `at`, as a little-endian word.
+#[inline(always)]
+fn word(b: &[u8], at: usize) -> u64 {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&b[at..at + 8]);
+    u64::from_le_bytes(w)
+}
+
+/// The four bytes of `b` from `at`, as a little-endian half-word.
+#[inline(always)]
+fn half(b: &[u8], at: usize) -> u32 {
+    let mut w = [0u8; 4];
+    w.copy_from_slice(&b[at..at + 4]);
+    u32::from_le_bytes(w)
+}
+
 /// Whether `hay` starts with `key`, compared a word at a time: the
 /// speculative match of an object key, where `key` is a short literal
 /// (`"id":`, at least four bytes in practice) and a call to `memcmp` would
@@ -68,16 +84,6 @@ pub(crate) fn starts_with(hay: &[u8], key: &[u8]) -> bool {
     if hay.len() < n {
         return false;
     }
-    let word = |b: &[u8], at: usize| {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(&b[at..at + 8]);
-        u64::from_le_bytes(w)
-    };
-    let half = |b: &[u8], at: usize| {
-        let mut w = [0u8; 4];
-        w.copy_from_slice(&b[at..at + 4]);
-        u32::from_le_bytes(w)
-    };
     if n >= 8 {
         // Whole words, then the last eight bytes (overlapping what matched).
         let mut i = 0;
@@ -104,14 +110,9 @@ pub(crate) fn starts_with(hay: &[u8], key: &[u8]) -> bool {
 #[inline(always)]
 fn prefix_len(bytes: &[u8], flags: impl Fn(u64) -> u64) -> usize {
     let len = bytes.len();
-    let word_at = |at: usize| {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(&bytes[at..at + 8]);
-        u64::from_le_bytes(word)
-    };
     let mut i = 0;
     while i + 8 <= len {
-        let hits = flags(word_at(i));
+        let hits = flags(word(bytes, i));
         if hits != 0 {
             return i + (hits.trailing_zeros() / 8) as usize;
         }
@@ -121,7 +122,7 @@ fn prefix_len(bytes: &[u8], flags: impl Fn(u64) -> u64) -> usize {
         return len;
     }
     if len >= 8 {
-        return match flags(word_at(len - 8)) {
+        return match flags(word(bytes, len - 8)) {
             0 => len,
             hits => len - 8 + (hits.trailing_zeros() / 8) as usize,
         };
@@ -130,12 +131,8 @@ fn prefix_len(bytes: &[u8], flags: impl Fn(u64) -> u64) -> usize {
         // Four to seven bytes: the first four and the last four (which may
         // overlap them) side by side in one word. A flag in the low half is
         // exact; the high half counts only if the low half had none.
-        let half = |at: usize| {
-            let mut w = [0u8; 4];
-            w.copy_from_slice(&bytes[at..at + 4]);
-            u64::from(u32::from_le_bytes(w))
-        };
-        return match flags(half(0) | half(len - 4) << 32) {
+        let low_high = u64::from(half(bytes, 0)) | u64::from(half(bytes, len - 4)) << 32;
+        return match flags(low_high) {
             0 => len,
             hits => match (hits.trailing_zeros() / 8) as usize {
                 low @ 0..4 => low,

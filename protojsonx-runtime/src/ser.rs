@@ -242,35 +242,36 @@ impl<'a> Encoder<'a> {
         I: IntoIterator<Item = (&'m K, &'m V)>,
         I::IntoIter: ExactSizeIterator,
     {
-        let entries = entries.into_iter();
+        let mut entries = entries.into_iter();
         let len = entries.len();
-        if len <= SORT_ON_STACK {
+        match entries.next() {
+            None => self.out.extend_from_slice(b"{}"),
             // Sorted in place on the stack: no allocation for small maps.
-            let mut slots: [Option<(&K, &V)>; SORT_ON_STACK] = [None; SORT_ON_STACK];
-            for (slot, entry) in slots.iter_mut().zip(entries) {
-                *slot = Some(entry);
+            Some(first) if len <= SORT_ON_STACK => {
+                let mut slots = [first; SORT_ON_STACK];
+                for (slot, entry) in slots[1..].iter_mut().zip(entries) {
+                    *slot = entry;
+                }
+                self.map_entries(&mut slots[..len], write);
             }
-            let sorted = &mut slots[..len];
-            sorted.sort_unstable_by(|a, b| a.map(|e| e.0).cmp(&b.map(|e| e.0)));
-            self.map_entries(sorted.iter().flatten().copied(), write);
-        } else {
-            let mut sorted: Vec<(&K, &V)> = entries.collect();
-            sorted.sort_unstable_by(|a, b| a.0.cmp(b.0));
-            self.map_entries(sorted, write);
+            Some(first) => {
+                let mut all = Vec::with_capacity(len);
+                all.push(first);
+                all.extend(entries);
+                self.map_entries(&mut all, write);
+            }
         }
     }
 
-    /// Writes sorted map entries as an object.
-    fn map_entries<'m, K, V>(
+    /// Sorts map entries by key and writes them as an object.
+    fn map_entries<K: MapKey, V>(
         &mut self,
-        sorted: impl IntoIterator<Item = (&'m K, &'m V)>,
+        entries: &mut [(&K, &V)],
         mut write: impl FnMut(&mut Self, &V),
-    ) where
-        K: MapKey + 'm,
-        V: 'm,
-    {
+    ) {
+        entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
         self.out.push(b'{');
-        for (key, value) in sorted {
+        for &mut (key, value) in entries {
             self.separate(b'{');
             key.write_key(self.out);
             self.out.push(b':');

@@ -9,7 +9,7 @@ use std::collections::HashSet;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
-use super::{ident, json_key, path};
+use super::{field_keys, ident, path};
 use crate::model::{Field, Kind, Message, Shape};
 
 /// The statements of `read_json` for `message`.
@@ -18,9 +18,8 @@ pub fn body(message: &Message) -> TokenStream {
         return quote!(d.read_object(|d, key| d.unknown_field(key)));
     }
     let keys = message.fields.iter().map(|field| {
-        let json = json_key(&field.json_name);
-        let proto = json_key(&field.proto_name);
-        quote!((#json, #proto))
+        let keys = field_keys(field);
+        quote!((#keys))
     });
     let lookup = lookup(message);
     let arms = message.fields.iter().enumerate().map(|(index, field)| {

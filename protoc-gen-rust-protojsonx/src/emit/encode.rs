@@ -4,7 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{ident, json_key, path};
+use super::{field_keys, ident, path};
 use crate::model::{Field, Kind, Message, Shape};
 
 /// The statements of `write_json` for `message`.
@@ -27,9 +27,8 @@ pub fn body(message: &Message) -> TokenStream {
 
 /// The key of a field, in both spellings.
 fn key(field: &Field) -> TokenStream {
-    let json = json_key(&field.json_name);
-    let proto = json_key(&field.proto_name);
-    quote!(e.field(#json, #proto);)
+    let keys = field_keys(field);
+    quote!(e.field(#keys);)
 }
 
 fn field_statement(field: &Field) -> TokenStream {

@@ -14,7 +14,7 @@ pub mod serde;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 
-use crate::model::{Message, Package};
+use crate::model::{Field, Message, Package};
 
 /// The formatted JSON code for one package, to live in the package's module
 /// beside the prost structs.
@@ -125,6 +125,14 @@ fn ident(name: &str) -> Ident {
         Some(raw) => Ident::new_raw(raw, Span::call_site()),
         None => Ident::new(name, Span::call_site()),
     }
+}
+
+/// A field's two complete keys, JSON name then proto name: the bytes the
+/// encoder writes and the decoder matches speculatively, made in one place.
+fn field_keys(field: &Field) -> TokenStream {
+    let json = json_key(&field.json_name);
+    let proto = json_key(&field.proto_name);
+    quote!(#json, #proto)
 }
 
 /// A complete JSON key for the encoder: `b"\"name\":"`, escaped at generation time.
