@@ -7,6 +7,7 @@
 //! write the rare byte that needs escaping.
 
 use crate::scan;
+use crate::short::{self, ShortText};
 
 /// Marker in [`ESCAPE`]: the byte is copied verbatim.
 const __: u8 = 0;
@@ -65,6 +66,13 @@ static HEX: [u8; 16] = *b"0123456789abcdef";
 pub(crate) fn write_str(out: &mut Vec<u8>, s: &str) {
     let bytes = s.as_bytes();
     let plain = scan::plain_len(bytes);
+    if plain == bytes.len() && plain <= ShortText::MAX_STR {
+        // The common case, a short plain string: no call to `memcpy`.
+        short::append(out, |text| {
+            text.byte(b'"').bytes(bytes).byte(b'"');
+        });
+        return;
+    }
     out.reserve(bytes.len() + 2);
     out.push(b'"');
     out.extend_from_slice(&bytes[..plain]);

@@ -42,6 +42,7 @@
 
 mod base64;
 mod de;
+mod digits;
 mod error;
 mod escape;
 mod map;
@@ -52,6 +53,7 @@ mod scan;
 mod ser;
 #[cfg(feature = "serde")]
 pub mod serde;
+mod short;
 mod size_hint;
 #[cfg(test)]
 mod test_rng;

@@ -3,6 +3,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasher, Hash};
 
+use crate::digits;
 use crate::num::{self, NumError};
 
 /// A protobuf map key type. ProtoJSON writes every key as a JSON string:
@@ -37,12 +38,10 @@ impl MapKey for bool {
 }
 
 macro_rules! int_map_key {
-    ($($ty:ty),*) => {$(
+    ($($ty:ty => $write:ident),*) => {$(
         impl MapKey for $ty {
             fn write_key(&self, out: &mut Vec<u8>) {
-                out.push(b'"');
-                out.extend_from_slice(itoa::Buffer::new().format(*self).as_bytes());
-                out.push(b'"');
+                digits::$write(out, (*self).into());
             }
             fn parse_key(text: &str) -> Result<Self, String> {
                 num::parse_int::<$ty>(text).map_err(|e: NumError| {
@@ -52,7 +51,12 @@ macro_rules! int_map_key {
         }
     )*};
 }
-int_map_key!(i32, i64, u32, u64);
+int_map_key!(
+    i32 => write_quoted_i64,
+    i64 => write_quoted_i64,
+    u32 => write_quoted_u64,
+    u64 => write_quoted_u64
+);
 
 /// The map types prost generates (`HashMap` or `BTreeMap`, as configured).
 /// Part of the contract with generated code.

@@ -6,9 +6,12 @@
 //! [`parse_f64`] / [`parse_f32`] round correctly to the target type.
 //!
 //! Writing: [`write_f64`] / [`write_f32`] produce the shortest text that
-//! round-trips (via `zmij`), in JSON number grammar.
+//! round-trips, in JSON number grammar: whole numbers of thousandths through
+//! [`digits::thousandths`], all others via `zmij`.
 
 use core::fmt;
+
+use crate::digits;
 
 /// Returns the index of the first byte at or after `i` in `b` that is not an
 /// ASCII digit (or `b.len()`).
@@ -296,7 +299,7 @@ fn canonical_float(negative: bool, parts: &Parts<'_>) -> String {
             .map(|&d| char::from(d)),
     );
     out.push('e');
-    out.push_str(itoa::Buffer::new().format(k));
+    out.push_str(&k.to_string());
     out
 }
 
@@ -455,6 +458,9 @@ fn push_shortest(out: &mut Vec<u8>, s: &str) {
 /// `v` must be finite (callers write NaN and ±Infinity as strings); for a
 /// non-finite `v` the output is unspecified but nothing panics.
 pub(crate) fn write_f64(out: &mut Vec<u8>, v: f64) {
+    if digits::thousandths(out, v) {
+        return;
+    }
     push_shortest(out, zmij::Buffer::new().format_finite(v));
 }
 
@@ -462,6 +468,9 @@ pub(crate) fn write_f64(out: &mut Vec<u8>, v: f64) {
 /// `0.1f32` is `"0.1"`), as a JSON number. `v` must be finite, as for
 /// [`write_f64`].
 pub(crate) fn write_f32(out: &mut Vec<u8>, v: f32) {
+    if digits::thousandths(out, v) {
+        return;
+    }
     push_shortest(out, zmij::Buffer::new().format_finite(v));
 }
 

@@ -60,7 +60,7 @@ pub(crate) fn plain_ascii_prefix(bytes: &[u8]) -> &str {
 
 /// The eight bytes of `b` from `at`, as a little-endian word.
 #[inline(always)]
-fn word(b: &[u8], at: usize) -> u64 {
+pub(crate) fn word(b: &[u8], at: usize) -> u64 {
     let mut w = [0u8; 8];
     w.copy_from_slice(&b[at..at + 8]);
     u64::from_le_bytes(w)
@@ -68,7 +68,7 @@ fn word(b: &[u8], at: usize) -> u64 {
 
 /// The four bytes of `b` from `at`, as a little-endian half-word.
 #[inline(always)]
-fn half(b: &[u8], at: usize) -> u32 {
+pub(crate) fn half(b: &[u8], at: usize) -> u32 {
     let mut w = [0u8; 4];
     w.copy_from_slice(&b[at..at + 4]);
     u32::from_le_bytes(w)

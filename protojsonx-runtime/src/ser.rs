@@ -7,7 +7,7 @@
 use crate::error::Error;
 use crate::map::MapKey;
 use crate::options::EncodeOptions;
-use crate::{JsonEnum, ProtoJson, base64, escape, num};
+use crate::{JsonEnum, ProtoJson, base64, digits, escape, num};
 
 /// Maps of up to this many entries are sorted on the stack.
 const SORT_ON_STACK: usize = 16;
@@ -52,6 +52,12 @@ impl<'a> Encoder<'a> {
     #[inline]
     pub(crate) fn raw(&mut self, bytes: &[u8]) {
         self.out.extend_from_slice(bytes);
+    }
+
+    /// Appends the decimal digits of `v`, for texts built from parts.
+    #[inline]
+    pub(crate) fn decimal(&mut self, v: u64) {
+        digits::write_u64(self.out, v);
     }
 
     /// Writes `{`.
@@ -108,27 +114,25 @@ impl<'a> Encoder<'a> {
     /// Writes an int32, sint32 or sfixed32 as a JSON number.
     #[inline]
     pub fn i32(&mut self, v: i32) {
-        self.out
-            .extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
+        digits::write_i64(self.out, v.into());
     }
 
     /// Writes a uint32 or fixed32 as a JSON number.
     #[inline]
     pub fn u32(&mut self, v: u32) {
-        self.out
-            .extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
+        digits::write_u64(self.out, v.into());
     }
 
     /// Writes an int64, sint64 or sfixed64 as a JSON string.
     #[inline]
     pub fn i64(&mut self, v: i64) {
-        self.quoted(itoa::Buffer::new().format(v).as_bytes());
+        digits::write_quoted_i64(self.out, v);
     }
 
     /// Writes a uint64 or fixed64 as a JSON string.
     #[inline]
     pub fn u64(&mut self, v: u64) {
-        self.quoted(itoa::Buffer::new().format(v).as_bytes());
+        digits::write_quoted_u64(self.out, v);
     }
 
     /// Writes `"` + `text` + `"` for text that needs no escaping.

@@ -50,11 +50,7 @@ impl ProtoJson for Duration {
         if self.seconds < 0 || self.nanos < 0 {
             e.raw(b"-");
         }
-        e.raw(
-            itoa::Buffer::new()
-                .format(self.seconds.unsigned_abs())
-                .as_bytes(),
-        );
+        e.decimal(self.seconds.unsigned_abs());
         write_fraction(e, self.nanos.unsigned_abs());
         e.raw(b"s\"");
     }

@@ -1,0 +1,300 @@
+//! Short number texts assembled on the stack and appended in one copy.
+//!
+//! Integers and everyday doubles (`95.5`, `0.25`, `1999.99`) are the
+//! numbers payloads hold most. Formatting them into a buffer of the text's
+//! exact length and appending that costs a call to `memcpy` per number,
+//! about as much as the formatting. Here they are written in words straight
+//! into the output (see [`short`](crate::short)).
+//!
+//! [`thousandths`] is the fast path of double and float output: a value
+//! that is a whole number of thousandths is written from that integer,
+//! skipping the general shortest-digits search (`zmij`), whose output it
+//! matches exactly (see its proof and the tests).
+
+use crate::short::{self, ShortText};
+
+/// `'0'` in every byte: added to a word of digit values, gives their text.
+const ZEROS: u64 = u64::from_le_bytes([b'0'; 8]);
+
+/// The eight decimal digits of `v` (below 10^8, leading zeros included) as
+/// byte values 0..=9, the most significant in the lowest byte, so that the
+/// word's little-endian bytes read in order. Computed in parallel lanes
+/// (SWAR): two halves of four digits, each split into two pairs, each
+/// split into two digits; the multiplications by reciprocals are exact for
+/// the lane values involved and never carry across lanes.
+#[inline(always)]
+fn eight_digits(v: u32) -> u64 {
+    debug_assert!(v < 100_000_000);
+    // Lanes of 32 bits, values below 10^4: the high half first.
+    let x = u64::from(v / 10_000) | u64::from(v % 10_000) << 32;
+    // x / 100 per lane: 10486 / 2^20 is exact below 43_699.
+    let hundreds = (x * 10_486 >> 20) & 0x0000_007f_0000_007f;
+    // Lanes of 16 bits, values below 100.
+    let x = hundreds | (x - hundreds * 100) << 16;
+    // x / 10 per lane: 103 / 2^10 is exact below 179.
+    let tens = (x * 103 >> 10) & 0x000f_000f_000f_000f;
+    tens | (x - tens * 10) << 8
+}
+
+impl ShortText<'_> {
+    /// Appends the decimal digits of `v` (no leading zeros).
+    #[inline(always)]
+    pub(crate) fn decimal(&mut self, v: u64) -> &mut Self {
+        const E8: u64 = 100_000_000;
+        if v < E8 {
+            self.leading_digits(v as u32)
+        } else if v < E8 * E8 {
+            self.leading_digits((v / E8) as u32)
+                .all_digits((v % E8) as u32)
+        } else {
+            self.leading_digits((v / (E8 * E8)) as u32)
+                .all_digits((v / E8 % E8) as u32)
+                .all_digits((v % E8) as u32)
+        }
+    }
+
+    /// Appends `v` (below 10^8) without leading zeros.
+    #[inline(always)]
+    fn leading_digits(&mut self, v: u32) -> &mut Self {
+        let digits = eight_digits(v);
+        // Leading zero digits are the low zero bytes; `0` keeps one digit.
+        let zeros = (digits.trailing_zeros() / 8).min(7);
+        self.word((digits >> (8 * zeros)) + ZEROS, 8 - zeros as usize)
+    }
+
+    /// Appends `v` (below 10^8) as exactly eight digits.
+    #[inline(always)]
+    fn all_digits(&mut self, v: u32) -> &mut Self {
+        self.word(eight_digits(v) + ZEROS, 8)
+    }
+}
+
+/// Appends a signed integer as a JSON number.
+#[inline]
+pub(crate) fn write_i64(out: &mut Vec<u8>, v: i64) {
+    short::append(out, |text| {
+        text.byte_if(b'-', v < 0).decimal(v.unsigned_abs());
+    });
+}
+
+/// Appends an unsigned integer as a JSON number.
+#[inline]
+pub(crate) fn write_u64(out: &mut Vec<u8>, v: u64) {
+    short::append(out, |text| {
+        text.decimal(v);
+    });
+}
+
+/// Appends a signed integer as a JSON string (`"-12"`): 64-bit integers and
+/// map keys.
+#[inline]
+pub(crate) fn write_quoted_i64(out: &mut Vec<u8>, v: i64) {
+    short::append(out, |text| {
+        text.byte(b'"')
+            .byte_if(b'-', v < 0)
+            .decimal(v.unsigned_abs())
+            .byte(b'"');
+    });
+}
+
+/// Appends an unsigned integer as a JSON string (`"12"`).
+#[inline]
+pub(crate) fn write_quoted_u64(out: &mut Vec<u8>, v: u64) {
+    short::append(out, |text| {
+        text.byte(b'"').decimal(v).byte(b'"');
+    });
+}
+
+/// A float type [`thousandths`] can write: `f64` or `f32`.
+pub(crate) trait Float: Copy {
+    /// Magnitudes from here up take the general path. Below it the type's
+    /// spacing is under 0.001, so at most one multiple of 0.001 rounds to a
+    /// given value; and `LIMIT × 1000` is below 2^53 (2^24 for `f32`), so
+    /// every whole number of thousandths in range converts exactly.
+    const LIMIT: Self;
+    /// `|self| × 1000` rounded to a whole number, if that number divided by
+    /// 1000 gives `self` back (in the type's own rounding) and `|self|` is
+    /// below `LIMIT`.
+    fn whole_thousandths(self) -> Option<u64>;
+    /// Whether the sign bit is set (true for `-0.0`).
+    fn negative(self) -> bool;
+}
+
+macro_rules! float {
+    ($ty:ty, $limit:expr) => {
+        impl Float for $ty {
+            const LIMIT: $ty = $limit;
+            #[inline(always)]
+            fn whole_thousandths(self) -> Option<u64> {
+                let abs = self.abs();
+                let scaled = abs * 1000.0;
+                // `!(a < b)` is also true for NaN.
+                if !(abs < Self::LIMIT) {
+                    return None;
+                }
+                // In range, so the signed conversion (one instruction) is exact.
+                let n = scaled as i64;
+                (n as $ty == scaled && n as $ty / 1000.0 == abs).then_some(n as u64)
+            }
+            #[inline(always)]
+            fn negative(self) -> bool {
+                self.is_sign_negative()
+            }
+        }
+    };
+}
+// f64: spacing below 2^32 is 2^-21; 2^32 × 1000 < 2^53.
+float!(f64, 4_294_967_296.0);
+// f32: spacing below 2^13 is 2^-11; 2^13 × 1000 < 2^24.
+float!(f32, 8_192.0);
+
+/// Writes `v` if it is a whole number of thousandths below `F::LIMIT`, as
+/// the shortest text that round-trips (`95.5`, `-0.125`, `3`, `-0`), and
+/// reports whether it did.
+///
+/// Why the text is the shortest: `n / 1000` rounds to `v` (checked by the
+/// division), and it is the only multiple of 0.001 that does (the spacing
+/// is under 0.001). A shorter text would have fewer significant digits at a
+/// magnitude within one spacing of `v`'s, so its last digit would sit at or
+/// above the thousandths: another multiple of 0.001 rounding to `v`, so
+/// this one. With trailing zeros dropped this is the digit string the
+/// shortest round-trip algorithms produce, and in this range `zmij` writes
+/// it in plain decimal form (it uses exponents below 1e-5 and from 1e16).
+#[inline]
+pub(crate) fn thousandths<F: Float>(out: &mut Vec<u8>, v: F) -> bool {
+    let Some(n) = v.whole_thousandths() else {
+        return false;
+    };
+    short::append(out, |text| {
+        text.byte_if(b'-', v.negative()).decimal(n / 1000);
+        let fraction = (n % 1000) as u32;
+        if fraction != 0 {
+            // Three digits in the low bytes; their trailing zeros are the
+            // zero bytes at the top of those three.
+            let digits = eight_digits(fraction) >> 40;
+            let zeros = (digits.leading_zeros() - 40) / 8;
+            text.word(u64::from(b'.') | (digits + ZEROS) << 8, 4 - zeros as usize);
+        }
+    });
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_rng::Rng;
+
+    fn text(f: impl FnOnce(&mut Vec<u8>)) -> String {
+        let mut out = b"prefix:".to_vec();
+        f(&mut out);
+        let text = String::from_utf8(out).unwrap();
+        text.strip_prefix("prefix:").unwrap().to_owned()
+    }
+
+    /// Every power of ten and its neighbours, the extremes, and random values.
+    fn interesting_u64(rng: &mut Rng) -> Vec<u64> {
+        let mut values = vec![0, 1, u64::MAX, u64::MAX - 1, i64::MAX as u64];
+        let mut p = 1u64;
+        while let Some(next) = p.checked_mul(10) {
+            values.extend([p - 1, p, p + 1, next - 1]);
+            p = next;
+        }
+        values.extend((0..100_000).map(|_| rng.next() >> (rng.next() % 64)));
+        values
+    }
+
+    #[test]
+    fn eight_digits_are_the_digits() {
+        // The two four-digit lanes are computed independently (no carry
+        // crosses them): every value of each lane beside the largest and
+        // the smallest of the other, and random values.
+        let mut rng = Rng(5);
+        let lanes = (0..10_000).flat_map(|l| [l, l * 10_000, l * 10_000 + 9_999, 99_990_000 + l]);
+        let random = (0..200_000).map(|_| (rng.next() % 100_000_000) as u32);
+        for v in lanes.chain(random) {
+            let mut want = [0u8; 8];
+            for (i, digit) in want.iter_mut().rev().enumerate() {
+                *digit = b'0' + (v / 10u32.pow(i as u32) % 10) as u8;
+            }
+            assert_eq!((eight_digits(v) + ZEROS).to_le_bytes(), want, "{v}");
+        }
+    }
+
+    #[test]
+    fn integers_match_std() {
+        let mut rng = Rng(7);
+        for v in (0..100_000).chain(interesting_u64(&mut rng)) {
+            let expected = v.to_string();
+            assert_eq!(text(|o| write_u64(o, v)), expected);
+            assert_eq!(text(|o| write_quoted_u64(o, v)), format!("\"{expected}\""));
+            let s = v as i64;
+            let expected = s.to_string();
+            assert_eq!(text(|o| write_i64(o, s)), expected);
+            assert_eq!(text(|o| write_quoted_i64(o, s)), format!("\"{expected}\""));
+        }
+        assert_eq!(text(|o| write_quoted_i64(o, i64::MIN)), "\"-9223372036854775808\"");
+    }
+
+    /// What the general path writes: zmij's text minus a trailing `.0`.
+    fn general<F: zmij::Float>(v: F) -> String {
+        let s = zmij::Buffer::new().format_finite(v).to_owned();
+        s.strip_suffix(".0").map(str::to_owned).unwrap_or(s)
+    }
+
+    /// Checks the fast path against the general one for `v`; returns
+    /// whether the fast path took it.
+    fn agrees<F: Float + zmij::Float + std::fmt::Debug>(v: F) -> bool {
+        let mut out = Vec::new();
+        let taken = thousandths(&mut out, v);
+        if taken {
+            assert_eq!(String::from_utf8(out).unwrap(), general(v), "{v:?}");
+        }
+        taken
+    }
+
+    #[test]
+    fn doubles_match_the_general_path() {
+        let mut rng = Rng(11);
+        let mut taken = 0;
+        for i in 0..300_000u64 {
+            let sign = if i % 2 == 0 { 1.0 } else { -1.0 };
+            // Whole thousandths (most taken), their neighbours (never
+            // taken: they need 17 digits), and arbitrary bit patterns.
+            let n = (rng.next() >> (rng.next() % 64)) as f64;
+            let v = sign * n / 1000.0;
+            taken += usize::from(agrees(v));
+            agrees(f64::from_bits(v.to_bits() + 1));
+            agrees(f64::from_bits(rng.next()));
+        }
+        assert!(taken > 150_000, "the fast path took only {taken}");
+        for v in [0.0, -0.0, 0.001, 0.1, 0.5, 95.5, 1999.99, 4294967295.999, 4294967296.0] {
+            agrees(v);
+        }
+        assert!(!agrees(4294967296.0), "the limit is excluded");
+        assert!(!agrees(f64::NAN) && !agrees(f64::INFINITY));
+        assert_eq!(text(|o| assert!(thousandths(o, -0.0))), "-0");
+        assert_eq!(text(|o| assert!(thousandths(o, 95.5))), "95.5");
+        assert_eq!(text(|o| assert!(thousandths(o, 0.05))), "0.05");
+    }
+
+    #[test]
+    fn floats_match_the_general_path() {
+        let mut rng = Rng(13);
+        let mut taken = 0;
+        for i in 0..300_000u64 {
+            let sign = if i % 2 == 0 { 1.0 } else { -1.0 };
+            let n = (rng.next() % 10_000_000) as f32;
+            let v = sign * n / 1000.0;
+            taken += usize::from(agrees(v));
+            agrees(f32::from_bits(v.to_bits() + 1));
+            agrees(f32::from_bits(rng.next() as u32));
+        }
+        assert!(taken > 150_000, "the fast path took only {taken}");
+        // f32s from 0 to 16 (both signs), evenly spread over the bit patterns.
+        for bits in (0..16.0f32.to_bits()).step_by(4099) {
+            agrees(f32::from_bits(bits));
+            agrees(-f32::from_bits(bits));
+        }
+        assert_eq!(text(|o| assert!(thousandths(o, 0.1f32))), "0.1");
+    }
+}
