@@ -12,6 +12,11 @@ use crate::{JsonEnum, ProtoJson, base64, digits, escape, num};
 /// Maps of up to this many entries are sorted on the stack.
 const SORT_ON_STACK: usize = 16;
 
+/// Where an object began in the output: returned by
+/// [`Encoder::begin_object`], given back to [`Encoder::end_object`].
+#[must_use = "an object is ended with `end_object`"]
+pub struct Object(usize);
+
 /// Writes ProtoJSON into a byte buffer. Part of the contract with generated code.
 pub struct Encoder<'a> {
     out: &'a mut Vec<u8>,
@@ -60,37 +65,45 @@ impl<'a> Encoder<'a> {
         digits::write_u64(self.out, v);
     }
 
-    /// Writes `{`.
+    /// Starts an object. Nothing is written yet: members are written with a
+    /// leading comma each, and [`end_object`](Self::end_object) turns the
+    /// first one into the `{` (so no member has to ask whether it is first).
     #[inline]
-    pub fn begin_object(&mut self) {
-        self.out.push(b'{');
+    pub fn begin_object(&mut self) -> Object {
+        Object(self.out.len())
     }
 
-    /// Writes `}`.
+    /// Ends the object `object` began: `{}` if it has no members, otherwise
+    /// its first member's comma becomes `{`, and `}` follows.
     #[inline]
-    pub fn end_object(&mut self) {
-        self.out.push(b'}');
+    pub fn end_object(&mut self, object: Object) {
+        self.close(object.0, b'{', b'}');
     }
 
-    /// Starts a field: a comma unless it is the first in its object, then the key.
-    /// Both keys are complete JSON keys with the colon, like `"userId":`.
+    /// Closes a container that began at `start`, whose members each start
+    /// with a comma: `open` replaces the first comma (or, with no members,
+    /// `open` and `close` are written), and `close` is appended.
+    #[inline(always)]
+    fn close(&mut self, start: usize, open: u8, close: u8) {
+        match self.out.get_mut(start) {
+            Some(first) => {
+                *first = open;
+                self.out.push(close);
+            }
+            None => self.out.extend_from_slice(&[open, close]),
+        }
+    }
+
+    /// Starts a field: writes its key, which brings its own separating
+    /// comma. Both keys are complete JSON keys, like `,"userId":`.
     /// Inlined into the generated code, where both keys are constants: each
     /// branch then copies a known number of bytes, with no call to `memcpy`.
     #[inline(always)]
     pub fn field(&mut self, json_key: &'static [u8], proto_key: &'static [u8]) {
-        self.separate(b'{');
         if self.opts.use_proto_names {
             self.out.extend_from_slice(proto_key);
         } else {
             self.out.extend_from_slice(json_key);
-        }
-    }
-
-    /// Writes a comma unless the value to come is the first after `open`.
-    #[inline]
-    fn separate(&mut self, open: u8) {
-        if self.out.last() != Some(&open) {
-            self.out.push(b',');
         }
     }
 
@@ -206,10 +219,10 @@ impl<'a> Encoder<'a> {
     }
 
     /// Writes the members of the object `write` writes as more members of
-    /// the object being written, which has at least one already: the message
-    /// inside an `Any`, after its `@type`. Its `{` becomes the separating
-    /// comma and its `}` closes the outer object. False (and nothing written)
-    /// if `write` wrote something other than an object.
+    /// the object being written: the message inside an `Any`, after its
+    /// `@type`. Its `{` becomes the separating comma and its `}` is dropped
+    /// (the caller ends the outer object). False (and nothing written) if
+    /// `write` wrote something other than an object.
     pub(crate) fn inline_object(&mut self, write: impl FnOnce(&mut Self)) -> bool {
         let start = self.out.len();
         write(self);
@@ -217,12 +230,11 @@ impl<'a> Encoder<'a> {
             self.out.truncate(start);
             return false;
         }
-        if self.out.len() == start + 2 {
+        self.out[start] = b',';
+        self.out.pop();
+        if self.out.len() == start + 1 {
             // `{}`: no members to add.
             self.out.truncate(start);
-            self.end_object();
-        } else {
-            self.out[start] = b',';
         }
         true
     }
@@ -230,12 +242,12 @@ impl<'a> Encoder<'a> {
     /// Writes a repeated field as an array, each element through `write`.
     #[inline]
     pub fn list<T>(&mut self, items: &[T], mut write: impl FnMut(&mut Self, &T)) {
-        self.out.push(b'[');
+        let start = self.out.len();
         for item in items {
-            self.separate(b'[');
+            self.out.push(b',');
             write(self, item);
         }
-        self.out.push(b']');
+        self.close(start, b'[', b']');
     }
 
     /// Writes a map field as an object with keys in sorted order, each value through `write`.
@@ -274,14 +286,14 @@ impl<'a> Encoder<'a> {
         mut write: impl FnMut(&mut Self, &V),
     ) {
         entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
-        self.out.push(b'{');
+        let object = self.begin_object();
         for &mut (key, value) in entries {
-            self.separate(b'{');
+            self.out.push(b',');
             key.write_key(self.out);
             self.out.push(b':');
             write(self, value);
         }
-        self.out.push(b'}');
+        self.end_object(object);
     }
 }
 
@@ -298,26 +310,31 @@ mod tests {
     #[test]
     fn fields_are_separated_by_commas() {
         let json = encode(EncodeOptions::new(), |e| {
-            e.begin_object();
-            e.field(b"\"a\":", b"\"a\":");
-            e.begin_object();
-            e.field(b"\"b\":", b"\"b\":");
+            let outer = e.begin_object();
+            e.field(b",\"a\":", b",\"a\":");
+            let inner = e.begin_object();
+            e.field(b",\"b\":", b",\"b\":");
             e.i32(1);
-            e.end_object();
-            e.field(b"\"cD\":", b"\"c_d\":");
+            e.end_object(inner);
+            e.field(b",\"cD\":", b",\"c_d\":");
             e.list(&[1, 2, 3], |e, v| e.u32(*v));
-            e.end_object();
+            e.field(b",\"e\":", b",\"e\":");
+            let empty = e.begin_object();
+            e.end_object(empty);
+            e.field(b",\"f\":", b",\"f\":");
+            e.list(&[0u32; 0], |e, v| e.u32(*v));
+            e.end_object(outer);
         });
-        assert_eq!(json, r#"{"a":{"b":1},"cD":[1,2,3]}"#);
+        assert_eq!(json, r#"{"a":{"b":1},"cD":[1,2,3],"e":{},"f":[]}"#);
     }
 
     #[test]
     fn proto_names_pick_the_second_key() {
         let json = encode(EncodeOptions::new().use_proto_names(true), |e| {
-            e.begin_object();
-            e.field(b"\"cD\":", b"\"c_d\":");
+            let object = e.begin_object();
+            e.field(b",\"cD\":", b",\"c_d\":");
             e.bool(true);
-            e.end_object();
+            e.end_object(object);
         });
         assert_eq!(json, r#"{"c_d":true}"#);
     }

@@ -9,7 +9,7 @@ use std::collections::HashSet;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
-use super::{field_keys, ident, path};
+use super::{FieldKeys, ident, path};
 use crate::model::{Field, Kind, Message, Shape};
 
 /// The statements of `read_json` for `message`.
@@ -18,7 +18,7 @@ pub fn body(message: &Message) -> TokenStream {
         return quote!(d.read_object(|d, key| d.unknown_field(key)));
     }
     let keys = message.fields.iter().map(|field| {
-        let keys = field_keys(field);
+        let keys = FieldKeys::of(field).for_decoder();
         quote!((#keys))
     });
     let lookup = lookup(message);

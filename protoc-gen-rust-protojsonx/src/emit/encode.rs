@@ -4,7 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{field_keys, ident, path};
+use super::{FieldKeys, ident, path};
 use crate::model::{Field, Kind, Message, Shape};
 
 /// The statements of `write_json` for `message`.
@@ -19,15 +19,15 @@ pub fn body(message: &Message) -> TokenStream {
     });
     let fields: Vec<_> = fields.collect();
     quote! {
-        e.begin_object();
+        let object = e.begin_object();
         #(#fields)*
-        e.end_object();
+        e.end_object(object);
     }
 }
 
 /// The key of a field, in both spellings.
 fn key(field: &Field) -> TokenStream {
-    let keys = field_keys(field);
+    let keys = FieldKeys::of(field).for_encoder();
     quote!(e.field(#keys);)
 }
 

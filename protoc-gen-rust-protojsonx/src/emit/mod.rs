@@ -127,16 +127,40 @@ fn ident(name: &str) -> Ident {
     }
 }
 
-/// A field's two complete keys, JSON name then proto name: the bytes the
-/// encoder writes and the decoder matches speculatively, made in one place.
-fn field_keys(field: &Field) -> TokenStream {
-    let json = json_key(&field.json_name);
-    let proto = json_key(&field.proto_name);
-    quote!(#json, #proto)
+/// A field's two complete keys, JSON name then proto name, as the decoder
+/// matches them speculatively (`"userId":`); the encoder writes the same
+/// bytes after a separating comma (see [`FieldKeys::for_encoder`]). Made in
+/// one place, so the two sides agree.
+struct FieldKeys {
+    json: Vec<u8>,
+    proto: Vec<u8>,
 }
 
-/// A complete JSON key for the encoder: `b"\"name\":"`, escaped at generation time.
-fn json_key(name: &str) -> Literal {
+impl FieldKeys {
+    fn of(field: &Field) -> Self {
+        FieldKeys {
+            json: json_key(&field.json_name),
+            proto: json_key(&field.proto_name),
+        }
+    }
+
+    /// The two keys as the decoder matches them: `b"\"userId\":"`.
+    fn for_decoder(&self) -> TokenStream {
+        let (json, proto) = (Literal::byte_string(&self.json), Literal::byte_string(&self.proto));
+        quote!(#json, #proto)
+    }
+
+    /// The two keys as the encoder writes them, each with the comma that
+    /// separates it from the member before: `b",\"userId\":"`.
+    fn for_encoder(&self) -> TokenStream {
+        let comma = |key: &[u8]| Literal::byte_string(&[b",", key].concat());
+        let (json, proto) = (comma(&self.json), comma(&self.proto));
+        quote!(#json, #proto)
+    }
+}
+
+/// A complete JSON key, `"name":`, escaped at generation time.
+fn json_key(name: &str) -> Vec<u8> {
     let mut key = Vec::with_capacity(name.len() + 3);
     key.push(b'"');
     for c in name.chars() {
@@ -150,7 +174,7 @@ fn json_key(name: &str) -> Literal {
         }
     }
     key.extend_from_slice(b"\":");
-    Literal::byte_string(&key)
+    key
 }
 
 #[cfg(test)]
@@ -159,10 +183,23 @@ mod tests {
 
     #[test]
     fn json_keys_are_escaped_and_quoted() {
-        assert_eq!(json_key("fooBar").to_string(), r#"b"\"fooBar\":""#);
+        assert_eq!(json_key("fooBar"), br#""fooBar":"#);
+        assert_eq!(json_key("a\"b\\c\n"), br#""a\"b\\c\u000a":"#);
+    }
+
+    #[test]
+    fn encoder_keys_bring_their_comma() {
+        let keys = FieldKeys {
+            json: json_key("userId"),
+            proto: json_key("user_id"),
+        };
         assert_eq!(
-            json_key("a\"b\\c\n").to_string(),
-            r#"b"\"a\\\"b\\\\c\\u000a\":""#
+            keys.for_decoder().to_string(),
+            r#"b"\"userId\":" , b"\"user_id\":""#
+        );
+        assert_eq!(
+            keys.for_encoder().to_string(),
+            r#"b",\"userId\":" , b",\"user_id\":""#
         );
     }
 

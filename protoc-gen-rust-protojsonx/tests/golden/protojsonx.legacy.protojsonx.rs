@@ -5,12 +5,12 @@ impl ::protojsonx_runtime::ProtoJson for Child {
         &HINT
     }
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        e.begin_object();
+        let object = e.begin_object();
         if let ::core::option::Option::Some(v) = &self.name {
-            e.field(b"\"name\":", b"\"name\":");
+            e.field(b",\"name\":", b",\"name\":");
             e.string(v);
         }
-        e.end_object();
+        e.end_object(object);
     }
     fn read_json(
         &mut self,
@@ -40,67 +40,67 @@ impl ::protojsonx_runtime::ProtoJson for Legacy {
         &HINT
     }
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        e.begin_object();
+        let object = e.begin_object();
         if let ::core::option::Option::Some(v) = &self.opt_int32 {
-            e.field(b"\"optInt32\":", b"\"opt_int32\":");
+            e.field(b",\"optInt32\":", b",\"opt_int32\":");
             e.i32(*v);
         }
         if let ::core::option::Option::Some(v) = &self.opt_string {
-            e.field(b"\"optString\":", b"\"opt_string\":");
+            e.field(b",\"optString\":", b",\"opt_string\":");
             e.string(v);
         }
         if let ::core::option::Option::Some(v) = &self.opt_enum {
-            e.field(b"\"optEnum\":", b"\"opt_enum\":");
+            e.field(b",\"optEnum\":", b",\"opt_enum\":");
             e.enumeration::<Closed>(*v);
         }
         if let ::core::option::Option::Some(v) = &self.opt_bytes {
-            e.field(b"\"optBytes\":", b"\"opt_bytes\":");
+            e.field(b",\"optBytes\":", b",\"opt_bytes\":");
             e.bytes(v);
         }
-        e.field(b"\"reqInt64\":", b"\"req_int64\":");
+        e.field(b",\"reqInt64\":", b",\"req_int64\":");
         e.i64(self.req_int64);
-        e.field(b"\"reqChild\":", b"\"req_child\":");
+        e.field(b",\"reqChild\":", b",\"req_child\":");
         e.message(&self.req_child);
         if e.emit_unpopulated() || !self.rep_int32.is_empty() {
-            e.field(b"\"repInt32\":", b"\"rep_int32\":");
+            e.field(b",\"repInt32\":", b",\"rep_int32\":");
             e.list(&self.rep_int32, |e, v| e.i32(*v));
         }
         if let ::core::option::Option::Some(v) = &self.grouped {
-            e.field(b"\"grouped\":", b"\"grouped\":");
+            e.field(b",\"grouped\":", b",\"grouped\":");
             e.message(v);
         }
         if e.emit_unpopulated() || !self.item.is_empty() {
-            e.field(b"\"item\":", b"\"item\":");
+            e.field(b",\"item\":", b",\"item\":");
             e.list(&self.item, |e, v| e.message(v));
         }
         if let ::core::option::Option::Some(v) = &self.child {
-            e.field(b"\"child\":", b"\"child\":");
+            e.field(b",\"child\":", b",\"child\":");
             e.message(v);
         }
         if e.emit_unpopulated() || !self.children.is_empty() {
-            e.field(b"\"children\":", b"\"children\":");
+            e.field(b",\"children\":", b",\"children\":");
             e.map(&self.children, |e, v| e.message(v));
         }
         match &self.choice {
             ::core::option::Option::Some(legacy::Choice::CInt(v)) => {
-                e.field(b"\"cInt\":", b"\"c_int\":");
+                e.field(b",\"cInt\":", b",\"c_int\":");
                 e.i32(*v);
             }
             ::core::option::Option::Some(legacy::Choice::CChild(v)) => {
-                e.field(b"\"cChild\":", b"\"c_child\":");
+                e.field(b",\"cChild\":", b",\"c_child\":");
                 e.message(v);
             }
             ::core::option::Option::None => {}
         }
         if let ::core::option::Option::Some(v) = &self.opt_double {
-            e.field(b"\"optDouble\":", b"\"opt_double\":");
+            e.field(b",\"optDouble\":", b",\"opt_double\":");
             e.f64(*v);
         }
         if let ::core::option::Option::Some(v) = &self.opt_float {
-            e.field(b"\"optFloat\":", b"\"opt_float\":");
+            e.field(b",\"optFloat\":", b",\"opt_float\":");
             e.f32(*v);
         }
-        e.end_object();
+        e.end_object(object);
     }
     fn read_json(
         &mut self,
@@ -220,12 +220,12 @@ impl ::protojsonx_runtime::ProtoJson for legacy::Grouped {
         &HINT
     }
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        e.begin_object();
+        let object = e.begin_object();
         if let ::core::option::Option::Some(v) = &self.a {
-            e.field(b"\"a\":", b"\"a\":");
+            e.field(b",\"a\":", b",\"a\":");
             e.i32(*v);
         }
-        e.end_object();
+        e.end_object(object);
     }
     fn read_json(
         &mut self,
@@ -255,12 +255,12 @@ impl ::protojsonx_runtime::ProtoJson for legacy::Item {
         &HINT
     }
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        e.begin_object();
+        let object = e.begin_object();
         if let ::core::option::Option::Some(v) = &self.label {
-            e.field(b"\"label\":", b"\"label\":");
+            e.field(b",\"label\":", b",\"label\":");
             e.string(v);
         }
-        e.end_object();
+        e.end_object(object);
     }
     fn read_json(
         &mut self,

@@ -5,96 +5,96 @@ impl ::protojsonx_runtime::ProtoJson for Self_ {
         &HINT
     }
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        e.begin_object();
+        let object = e.begin_object();
         if e.emit_unpopulated() || self.r#type != 0 {
-            e.field(b"\"type\":", b"\"type\":");
+            e.field(b",\"type\":", b",\"type\":");
             e.i32(self.r#type);
         }
         if e.emit_unpopulated() || !self.r#gen.is_empty() {
-            e.field(b"\"gen\":", b"\"gen\":");
+            e.field(b",\"gen\":", b",\"gen\":");
             e.string(&self.r#gen);
         }
         if e.emit_unpopulated() || self.self_ {
-            e.field(b"\"self\":", b"\"self\":");
+            e.field(b",\"self\":", b",\"self\":");
             e.bool(self.self_);
         }
         if e.emit_unpopulated() || self.r#async != 0 {
-            e.field(b"\"async\":", b"\"async\":");
+            e.field(b",\"async\":", b",\"async\":");
             e.i32(self.r#async);
         }
         if e.emit_unpopulated() || self.r#await != 0 {
-            e.field(b"\"await\":", b"\"await\":");
+            e.field(b",\"await\":", b",\"await\":");
             e.i32(self.r#await);
         }
         if e.emit_unpopulated() || self.r#try != 0 {
-            e.field(b"\"try\":", b"\"try\":");
+            e.field(b",\"try\":", b",\"try\":");
             e.i32(self.r#try);
         }
         if e.emit_unpopulated() || self.r#dyn != 0 {
-            e.field(b"\"dyn\":", b"\"dyn\":");
+            e.field(b",\"dyn\":", b",\"dyn\":");
             e.i32(self.r#dyn);
         }
         if e.emit_unpopulated() || self.r#fn != 0 {
-            e.field(b"\"fn\":", b"\"fn\":");
+            e.field(b",\"fn\":", b",\"fn\":");
             e.i32(self.r#fn);
         }
         if e.emit_unpopulated() || self.r#match != 0 {
-            e.field(b"\"match\":", b"\"match\":");
+            e.field(b",\"match\":", b",\"match\":");
             e.i32(self.r#match);
         }
         if e.emit_unpopulated() || self.super_ != 0 {
-            e.field(b"\"super\":", b"\"super\":");
+            e.field(b",\"super\":", b",\"super\":");
             e.i32(self.super_);
         }
         if e.emit_unpopulated() || self.crate_ != 0 {
-            e.field(b"\"crate\":", b"\"crate\":");
+            e.field(b",\"crate\":", b",\"crate\":");
             e.i32(self.crate_);
         }
         if e.emit_unpopulated() || self.extern_ != 0 {
-            e.field(b"\"extern\":", b"\"extern\":");
+            e.field(b",\"extern\":", b",\"extern\":");
             e.i32(self.extern_);
         }
         if e.emit_unpopulated() || self.r#abstract != 0 {
-            e.field(b"\"abstract\":", b"\"abstract\":");
+            e.field(b",\"abstract\":", b",\"abstract\":");
             e.i32(self.r#abstract);
         }
         if e.emit_unpopulated() || self.r#yield != 0 {
-            e.field(b"\"yield\":", b"\"yield\":");
+            e.field(b",\"yield\":", b",\"yield\":");
             e.i32(self.r#yield);
         }
         if e.emit_unpopulated() || self.r#box != 0 {
-            e.field(b"\"box\":", b"\"box\":");
+            e.field(b",\"box\":", b",\"box\":");
             e.i32(self.r#box);
         }
         if e.emit_unpopulated() || self.double_underscore != 0 {
-            e.field(b"\"DoubleUnderscore\":", b"\"__double__underscore\":");
+            e.field(b",\"DoubleUnderscore\":", b",\"__double__underscore\":");
             e.i32(self.double_underscore);
         }
         if e.emit_unpopulated() || self.leading != 0 {
-            e.field(b"\"Leading\":", b"\"_leading\":");
+            e.field(b",\"Leading\":", b",\"_leading\":");
             e.i32(self.leading);
         }
         if e.emit_unpopulated() || self.trailing != 0 {
-            e.field(b"\"trailing\":", b"\"trailing_\":");
+            e.field(b",\"trailing\":", b",\"trailing_\":");
             e.i32(self.trailing);
         }
         if e.emit_unpopulated() || self.camel_case_field != 0 {
-            e.field(b"\"camelCaseField\":", b"\"camelCaseField\":");
+            e.field(b",\"camelCaseField\":", b",\"camelCaseField\":");
             e.i32(self.camel_case_field);
         }
         if e.emit_unpopulated() || self.http_server != 0 {
-            e.field(b"\"HTTPServer\":", b"\"HTTPServer\":");
+            e.field(b",\"HTTPServer\":", b",\"HTTPServer\":");
             e.i32(self.http_server);
         }
         if e.emit_unpopulated() || self.field0name != 0 {
-            e.field(b"\"field0name\":", b"\"field0name\":");
+            e.field(b",\"field0name\":", b",\"field0name\":");
             e.i32(self.field0name);
         }
         if e.emit_unpopulated() || self.field_name_upper != 0 {
-            e.field(b"\"FIELDNAMEUPPER\":", b"\"FIELD_NAME_UPPER\":");
+            e.field(b",\"FIELDNAMEUPPER\":", b",\"FIELD_NAME_UPPER\":");
             e.i32(self.field_name_upper);
         }
-        e.end_object();
+        e.end_object(object);
     }
     fn read_json(
         &mut self,
@@ -235,27 +235,27 @@ impl ::protojsonx_runtime::ProtoJson for Type {
         &HINT
     }
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        e.begin_object();
+        let object = e.begin_object();
         if let ::core::option::Option::Some(v) = &self.r#gen {
-            e.field(b"\"gen\":", b"\"gen\":");
+            e.field(b",\"gen\":", b",\"gen\":");
             e.message(v);
         }
         if e.emit_unpopulated() || self.r#async != 0 {
-            e.field(b"\"async\":", b"\"async\":");
+            e.field(b",\"async\":", b",\"async\":");
             e.enumeration::<r#type::Async>(self.r#async);
         }
         match &self.r#type {
             ::core::option::Option::Some(r#type::Type::Loop(v)) => {
-                e.field(b"\"loop\":", b"\"loop\":");
+                e.field(b",\"loop\":", b",\"loop\":");
                 e.i32(*v);
             }
             ::core::option::Option::Some(r#type::Type::Move(v)) => {
-                e.field(b"\"move\":", b"\"move\":");
+                e.field(b",\"move\":", b",\"move\":");
                 e.message(v);
             }
             ::core::option::Option::None => {}
         }
-        e.end_object();
+        e.end_object(object);
     }
     fn read_json(
         &mut self,
@@ -317,12 +317,12 @@ impl ::protojsonx_runtime::ProtoJson for r#type::Gen {
         &HINT
     }
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        e.begin_object();
+        let object = e.begin_object();
         if e.emit_unpopulated() || self.x != 0 {
-            e.field(b"\"x\":", b"\"x\":");
+            e.field(b",\"x\":", b",\"x\":");
             e.i32(self.x);
         }
-        e.end_object();
+        e.end_object(object);
     }
     fn read_json(
         &mut self,
@@ -352,19 +352,19 @@ impl ::protojsonx_runtime::ProtoJson for Conflict {
         &HINT
     }
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        e.begin_object();
+        let object = e.begin_object();
         match &self.kind {
             ::core::option::Option::Some(conflict::KindOneOf::A(v)) => {
-                e.field(b"\"a\":", b"\"a\":");
+                e.field(b",\"a\":", b",\"a\":");
                 e.i32(*v);
             }
             ::core::option::Option::Some(conflict::KindOneOf::K(v)) => {
-                e.field(b"\"k\":", b"\"k\":");
+                e.field(b",\"k\":", b",\"k\":");
                 e.message(v);
             }
             ::core::option::Option::None => {}
         }
-        e.end_object();
+        e.end_object(object);
     }
     fn read_json(
         &mut self,
@@ -405,12 +405,12 @@ impl ::protojsonx_runtime::ProtoJson for conflict::Kind {
         &HINT
     }
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        e.begin_object();
+        let object = e.begin_object();
         if e.emit_unpopulated() || self.y != 0 {
-            e.field(b"\"y\":", b"\"y\":");
+            e.field(b",\"y\":", b",\"y\":");
             e.i32(self.y);
         }
-        e.end_object();
+        e.end_object(object);
     }
     fn read_json(
         &mut self,
@@ -440,16 +440,16 @@ impl ::protojsonx_runtime::ProtoJson for Option {
         &HINT
     }
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        e.begin_object();
+        let object = e.begin_object();
         if e.emit_unpopulated() || self.some != 0 {
-            e.field(b"\"some\":", b"\"some\":");
+            e.field(b",\"some\":", b",\"some\":");
             e.i32(self.some);
         }
         if let ::core::option::Option::Some(v) = &self.result {
-            e.field(b"\"result\":", b"\"result\":");
+            e.field(b",\"result\":", b",\"result\":");
             e.message(v);
         }
-        e.end_object();
+        e.end_object(object);
     }
     fn read_json(
         &mut self,
@@ -487,12 +487,12 @@ impl ::protojsonx_runtime::ProtoJson for Result {
         &HINT
     }
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        e.begin_object();
+        let object = e.begin_object();
         if e.emit_unpopulated() || self.ok != 0 {
-            e.field(b"\"ok\":", b"\"ok\":");
+            e.field(b",\"ok\":", b",\"ok\":");
             e.i32(self.ok);
         }
-        e.end_object();
+        e.end_object(object);
     }
     fn read_json(
         &mut self,

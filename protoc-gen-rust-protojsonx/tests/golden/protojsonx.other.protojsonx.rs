@@ -5,16 +5,16 @@ impl ::protojsonx_runtime::ProtoJson for Remote {
         &HINT
     }
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        e.begin_object();
+        let object = e.begin_object();
         if e.emit_unpopulated() || !self.r#where.is_empty() {
-            e.field(b"\"where\":", b"\"where\":");
+            e.field(b",\"where\":", b",\"where\":");
             e.string(&self.r#where);
         }
         if e.emit_unpopulated() || self.kind != 0 {
-            e.field(b"\"kind\":", b"\"kind\":");
+            e.field(b",\"kind\":", b",\"kind\":");
             e.enumeration::<remote::Kind>(self.kind);
         }
-        e.end_object();
+        e.end_object(object);
     }
     fn read_json(
         &mut self,

@@ -5,116 +5,116 @@ impl ::protojsonx_runtime::ProtoJson for Scalars {
         &HINT
     }
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        e.begin_object();
+        let object = e.begin_object();
         if e.emit_unpopulated() || self.f_double.to_bits() != 0 {
-            e.field(b"\"fDouble\":", b"\"f_double\":");
+            e.field(b",\"fDouble\":", b",\"f_double\":");
             e.f64(self.f_double);
         }
         if e.emit_unpopulated() || self.f_float.to_bits() != 0 {
-            e.field(b"\"fFloat\":", b"\"f_float\":");
+            e.field(b",\"fFloat\":", b",\"f_float\":");
             e.f32(self.f_float);
         }
         if e.emit_unpopulated() || self.f_int64 != 0 {
-            e.field(b"\"fInt64\":", b"\"f_int64\":");
+            e.field(b",\"fInt64\":", b",\"f_int64\":");
             e.i64(self.f_int64);
         }
         if e.emit_unpopulated() || self.f_uint64 != 0 {
-            e.field(b"\"fUint64\":", b"\"f_uint64\":");
+            e.field(b",\"fUint64\":", b",\"f_uint64\":");
             e.u64(self.f_uint64);
         }
         if e.emit_unpopulated() || self.f_int32 != 0 {
-            e.field(b"\"fInt32\":", b"\"f_int32\":");
+            e.field(b",\"fInt32\":", b",\"f_int32\":");
             e.i32(self.f_int32);
         }
         if e.emit_unpopulated() || self.f_fixed64 != 0 {
-            e.field(b"\"fFixed64\":", b"\"f_fixed64\":");
+            e.field(b",\"fFixed64\":", b",\"f_fixed64\":");
             e.u64(self.f_fixed64);
         }
         if e.emit_unpopulated() || self.f_fixed32 != 0 {
-            e.field(b"\"fFixed32\":", b"\"f_fixed32\":");
+            e.field(b",\"fFixed32\":", b",\"f_fixed32\":");
             e.u32(self.f_fixed32);
         }
         if e.emit_unpopulated() || self.f_bool {
-            e.field(b"\"fBool\":", b"\"f_bool\":");
+            e.field(b",\"fBool\":", b",\"f_bool\":");
             e.bool(self.f_bool);
         }
         if e.emit_unpopulated() || !self.f_string.is_empty() {
-            e.field(b"\"fString\":", b"\"f_string\":");
+            e.field(b",\"fString\":", b",\"f_string\":");
             e.string(&self.f_string);
         }
         if e.emit_unpopulated() || !self.f_bytes.is_empty() {
-            e.field(b"\"fBytes\":", b"\"f_bytes\":");
+            e.field(b",\"fBytes\":", b",\"f_bytes\":");
             e.bytes(&self.f_bytes);
         }
         if e.emit_unpopulated() || self.f_uint32 != 0 {
-            e.field(b"\"fUint32\":", b"\"f_uint32\":");
+            e.field(b",\"fUint32\":", b",\"f_uint32\":");
             e.u32(self.f_uint32);
         }
         if e.emit_unpopulated() || self.f_sfixed32 != 0 {
-            e.field(b"\"fSfixed32\":", b"\"f_sfixed32\":");
+            e.field(b",\"fSfixed32\":", b",\"f_sfixed32\":");
             e.i32(self.f_sfixed32);
         }
         if e.emit_unpopulated() || self.f_sfixed64 != 0 {
-            e.field(b"\"fSfixed64\":", b"\"f_sfixed64\":");
+            e.field(b",\"fSfixed64\":", b",\"f_sfixed64\":");
             e.i64(self.f_sfixed64);
         }
         if e.emit_unpopulated() || self.f_sint32 != 0 {
-            e.field(b"\"fSint32\":", b"\"f_sint32\":");
+            e.field(b",\"fSint32\":", b",\"f_sint32\":");
             e.i32(self.f_sint32);
         }
         if e.emit_unpopulated() || self.f_sint64 != 0 {
-            e.field(b"\"fSint64\":", b"\"f_sint64\":");
+            e.field(b",\"fSint64\":", b",\"f_sint64\":");
             e.i64(self.f_sint64);
         }
         if e.emit_unpopulated() || self.color != 0 {
-            e.field(b"\"color\":", b"\"color\":");
+            e.field(b",\"color\":", b",\"color\":");
             e.enumeration::<Color>(self.color);
         }
         if let ::core::option::Option::Some(v) = &self.opt_int32 {
-            e.field(b"\"optInt32\":", b"\"opt_int32\":");
+            e.field(b",\"optInt32\":", b",\"opt_int32\":");
             e.i32(*v);
         }
         if let ::core::option::Option::Some(v) = &self.opt_string {
-            e.field(b"\"optString\":", b"\"opt_string\":");
+            e.field(b",\"optString\":", b",\"opt_string\":");
             e.string(v);
         }
         if let ::core::option::Option::Some(v) = &self.opt_color {
-            e.field(b"\"optColor\":", b"\"opt_color\":");
+            e.field(b",\"optColor\":", b",\"opt_color\":");
             e.enumeration::<Color>(*v);
         }
         if e.emit_unpopulated() || !self.rep_int64.is_empty() {
-            e.field(b"\"repInt64\":", b"\"rep_int64\":");
+            e.field(b",\"repInt64\":", b",\"rep_int64\":");
             e.list(&self.rep_int64, |e, v| e.i64(*v));
         }
         if e.emit_unpopulated() || !self.rep_string.is_empty() {
-            e.field(b"\"repString\":", b"\"rep_string\":");
+            e.field(b",\"repString\":", b",\"rep_string\":");
             e.list(&self.rep_string, |e, v| e.string(v));
         }
         if e.emit_unpopulated() || !self.rep_color.is_empty() {
-            e.field(b"\"repColor\":", b"\"rep_color\":");
+            e.field(b",\"repColor\":", b",\"rep_color\":");
             e.list(&self.rep_color, |e, v| e.enumeration::<Color>(*v));
         }
         if e.emit_unpopulated() || !self.rep_msg.is_empty() {
-            e.field(b"\"repMsg\":", b"\"rep_msg\":");
+            e.field(b",\"repMsg\":", b",\"rep_msg\":");
             e.list(&self.rep_msg, |e, v| e.message(v));
         }
         if e.emit_unpopulated() || !self.rep_bytes.is_empty() {
-            e.field(b"\"repBytes\":", b"\"rep_bytes\":");
+            e.field(b",\"repBytes\":", b",\"rep_bytes\":");
             e.list(&self.rep_bytes, |e, v| e.bytes(v));
         }
         if e.emit_unpopulated() || !self.custom_json.is_empty() {
-            e.field(b"\"customName\":", b"\"custom_json\":");
+            e.field(b",\"customName\":", b",\"custom_json\":");
             e.string(&self.custom_json);
         }
         if e.emit_unpopulated() || self.aliased != 0 {
-            e.field(b"\"aliased\":", b"\"aliased\":");
+            e.field(b",\"aliased\":", b",\"aliased\":");
             e.enumeration::<Aliased>(self.aliased);
         }
         if e.emit_unpopulated() || !self.rep_double.is_empty() {
-            e.field(b"\"repDouble\":", b"\"rep_double\":");
+            e.field(b",\"repDouble\":", b",\"rep_double\":");
             e.list(&self.rep_double, |e, v| e.f64(*v));
         }
-        e.end_object();
+        e.end_object(object);
     }
     fn read_json(
         &mut self,
@@ -286,56 +286,56 @@ impl ::protojsonx_runtime::ProtoJson for Maps {
         &HINT
     }
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        e.begin_object();
+        let object = e.begin_object();
         if e.emit_unpopulated() || !self.string_string.is_empty() {
-            e.field(b"\"stringString\":", b"\"string_string\":");
+            e.field(b",\"stringString\":", b",\"string_string\":");
             e.map(&self.string_string, |e, v| e.string(v));
         }
         if e.emit_unpopulated() || !self.int32_int32.is_empty() {
-            e.field(b"\"int32Int32\":", b"\"int32_int32\":");
+            e.field(b",\"int32Int32\":", b",\"int32_int32\":");
             e.map(&self.int32_int32, |e, v| e.i32(*v));
         }
         if e.emit_unpopulated() || !self.int64_string.is_empty() {
-            e.field(b"\"int64String\":", b"\"int64_string\":");
+            e.field(b",\"int64String\":", b",\"int64_string\":");
             e.map(&self.int64_string, |e, v| e.string(v));
         }
         if e.emit_unpopulated() || !self.uint32_bool.is_empty() {
-            e.field(b"\"uint32Bool\":", b"\"uint32_bool\":");
+            e.field(b",\"uint32Bool\":", b",\"uint32_bool\":");
             e.map(&self.uint32_bool, |e, v| e.bool(*v));
         }
         if e.emit_unpopulated() || !self.uint64_double.is_empty() {
-            e.field(b"\"uint64Double\":", b"\"uint64_double\":");
+            e.field(b",\"uint64Double\":", b",\"uint64_double\":");
             e.map(&self.uint64_double, |e, v| e.f64(*v));
         }
         if e.emit_unpopulated() || !self.sint32_bytes.is_empty() {
-            e.field(b"\"sint32Bytes\":", b"\"sint32_bytes\":");
+            e.field(b",\"sint32Bytes\":", b",\"sint32_bytes\":");
             e.map(&self.sint32_bytes, |e, v| e.bytes(v));
         }
         if e.emit_unpopulated() || !self.sint64_color.is_empty() {
-            e.field(b"\"sint64Color\":", b"\"sint64_color\":");
+            e.field(b",\"sint64Color\":", b",\"sint64_color\":");
             e.map(&self.sint64_color, |e, v| e.enumeration::<Color>(*v));
         }
         if e.emit_unpopulated() || !self.fixed32_msg.is_empty() {
-            e.field(b"\"fixed32Msg\":", b"\"fixed32_msg\":");
+            e.field(b",\"fixed32Msg\":", b",\"fixed32_msg\":");
             e.map(&self.fixed32_msg, |e, v| e.message(v));
         }
         if e.emit_unpopulated() || !self.fixed64_float.is_empty() {
-            e.field(b"\"fixed64Float\":", b"\"fixed64_float\":");
+            e.field(b",\"fixed64Float\":", b",\"fixed64_float\":");
             e.map(&self.fixed64_float, |e, v| e.f32(*v));
         }
         if e.emit_unpopulated() || !self.sfixed32_int64.is_empty() {
-            e.field(b"\"sfixed32Int64\":", b"\"sfixed32_int64\":");
+            e.field(b",\"sfixed32Int64\":", b",\"sfixed32_int64\":");
             e.map(&self.sfixed32_int64, |e, v| e.i64(*v));
         }
         if e.emit_unpopulated() || !self.sfixed64_uint64.is_empty() {
-            e.field(b"\"sfixed64Uint64\":", b"\"sfixed64_uint64\":");
+            e.field(b",\"sfixed64Uint64\":", b",\"sfixed64_uint64\":");
             e.map(&self.sfixed64_uint64, |e, v| e.u64(*v));
         }
         if e.emit_unpopulated() || !self.bool_string.is_empty() {
-            e.field(b"\"boolString\":", b"\"bool_string\":");
+            e.field(b",\"boolString\":", b",\"bool_string\":");
             e.map(&self.bool_string, |e, v| e.string(v));
         }
-        e.end_object();
+        e.end_object(object);
     }
     fn read_json(
         &mut self,
@@ -424,46 +424,46 @@ impl ::protojsonx_runtime::ProtoJson for Oneofs {
         &HINT
     }
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        e.begin_object();
+        let object = e.begin_object();
         if e.emit_unpopulated() || self.before != 0 {
-            e.field(b"\"before\":", b"\"before\":");
+            e.field(b",\"before\":", b",\"before\":");
             e.i32(self.before);
         }
         match &self.kind {
             ::core::option::Option::Some(oneofs::Kind::Name(v)) => {
-                e.field(b"\"name\":", b"\"name\":");
+                e.field(b",\"name\":", b",\"name\":");
                 e.string(v);
             }
             ::core::option::Option::Some(oneofs::Kind::Id(v)) => {
-                e.field(b"\"id\":", b"\"id\":");
+                e.field(b",\"id\":", b",\"id\":");
                 e.i64(*v);
             }
             ::core::option::Option::Some(oneofs::Kind::Color(v)) => {
-                e.field(b"\"color\":", b"\"color\":");
+                e.field(b",\"color\":", b",\"color\":");
                 e.enumeration::<Color>(*v);
             }
             ::core::option::Option::Some(oneofs::Kind::Scalars(v)) => {
-                e.field(b"\"scalars\":", b"\"scalars\":");
+                e.field(b",\"scalars\":", b",\"scalars\":");
                 e.message(v);
             }
             ::core::option::Option::Some(oneofs::Kind::Data(v)) => {
-                e.field(b"\"data\":", b"\"data\":");
+                e.field(b",\"data\":", b",\"data\":");
                 e.bytes(v);
             }
             ::core::option::Option::None => {}
         }
         match &self.other {
             ::core::option::Option::Some(oneofs::Other::Flag(v)) => {
-                e.field(b"\"flag\":", b"\"flag\":");
+                e.field(b",\"flag\":", b",\"flag\":");
                 e.bool(*v);
             }
             ::core::option::Option::None => {}
         }
         if e.emit_unpopulated() || self.after != 0 {
-            e.field(b"\"after\":", b"\"after\":");
+            e.field(b",\"after\":", b",\"after\":");
             e.i32(self.after);
         }
-        e.end_object();
+        e.end_object(object);
     }
     fn read_json(
         &mut self,
@@ -552,31 +552,31 @@ impl ::protojsonx_runtime::ProtoJson for Tree {
         &HINT
     }
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        e.begin_object();
+        let object = e.begin_object();
         if e.emit_unpopulated() || !self.label.is_empty() {
-            e.field(b"\"label\":", b"\"label\":");
+            e.field(b",\"label\":", b",\"label\":");
             e.string(&self.label);
         }
         if let ::core::option::Option::Some(v) = &self.left {
-            e.field(b"\"left\":", b"\"left\":");
+            e.field(b",\"left\":", b",\"left\":");
             e.message(v);
         }
         if e.emit_unpopulated() || !self.children.is_empty() {
-            e.field(b"\"children\":", b"\"children\":");
+            e.field(b",\"children\":", b",\"children\":");
             e.list(&self.children, |e, v| e.message(v));
         }
         match &self.link {
             ::core::option::Option::Some(tree::Link::Next(v)) => {
-                e.field(b"\"next\":", b"\"next\":");
+                e.field(b",\"next\":", b",\"next\":");
                 e.message(v);
             }
             ::core::option::Option::None => {}
         }
         if e.emit_unpopulated() || !self.named.is_empty() {
-            e.field(b"\"named\":", b"\"named\":");
+            e.field(b",\"named\":", b",\"named\":");
             e.map(&self.named, |e, v| e.message(v));
         }
-        e.end_object();
+        e.end_object(object);
     }
     fn read_json(
         &mut self,
@@ -636,28 +636,28 @@ impl ::protojsonx_runtime::ProtoJson for Outer {
         &HINT
     }
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        e.begin_object();
+        let object = e.begin_object();
         if let ::core::option::Option::Some(v) = &self.inner {
-            e.field(b"\"inner\":", b"\"inner\":");
+            e.field(b",\"inner\":", b",\"inner\":");
             e.message(v);
         }
         if e.emit_unpopulated() || self.mood != 0 {
-            e.field(b"\"mood\":", b"\"mood\":");
+            e.field(b",\"mood\":", b",\"mood\":");
             e.enumeration::<outer::inner::Mood>(self.mood);
         }
         if let ::core::option::Option::Some(v) = &self.remote {
-            e.field(b"\"remote\":", b"\"remote\":");
+            e.field(b",\"remote\":", b",\"remote\":");
             e.message(v);
         }
         if e.emit_unpopulated() || self.remote_kind != 0 {
-            e.field(b"\"remoteKind\":", b"\"remote_kind\":");
+            e.field(b",\"remoteKind\":", b",\"remote_kind\":");
             e.enumeration::<super::other::remote::Kind>(self.remote_kind);
         }
         if e.emit_unpopulated() || !self.deepests.is_empty() {
-            e.field(b"\"deepests\":", b"\"deepests\":");
+            e.field(b",\"deepests\":", b",\"deepests\":");
             e.list(&self.deepests, |e, v| e.message(v));
         }
-        e.end_object();
+        e.end_object(object);
     }
     fn read_json(
         &mut self,
@@ -725,16 +725,16 @@ impl ::protojsonx_runtime::ProtoJson for outer::Inner {
         &HINT
     }
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        e.begin_object();
+        let object = e.begin_object();
         if let ::core::option::Option::Some(v) = &self.deepest {
-            e.field(b"\"deepest\":", b"\"deepest\":");
+            e.field(b",\"deepest\":", b",\"deepest\":");
             e.message(v);
         }
         if e.emit_unpopulated() || self.mood != 0 {
-            e.field(b"\"mood\":", b"\"mood\":");
+            e.field(b",\"mood\":", b",\"mood\":");
             e.enumeration::<outer::inner::Mood>(self.mood);
         }
-        e.end_object();
+        e.end_object(object);
     }
     fn read_json(
         &mut self,
@@ -776,12 +776,12 @@ impl ::protojsonx_runtime::ProtoJson for outer::inner::Deepest {
         &HINT
     }
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        e.begin_object();
+        let object = e.begin_object();
         if e.emit_unpopulated() || self.x != 0 {
-            e.field(b"\"x\":", b"\"x\":");
+            e.field(b",\"x\":", b",\"x\":");
             e.i32(self.x);
         }
-        e.end_object();
+        e.end_object(object);
     }
     fn read_json(
         &mut self,
@@ -811,8 +811,8 @@ impl ::protojsonx_runtime::ProtoJson for Nothing {
         &HINT
     }
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        e.begin_object();
-        e.end_object();
+        let object = e.begin_object();
+        e.end_object(object);
     }
     fn read_json(
         &mut self,
@@ -827,87 +827,87 @@ impl ::protojsonx_runtime::ProtoJson for WellKnown {
         &HINT
     }
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        e.begin_object();
+        let object = e.begin_object();
         if let ::core::option::Option::Some(v) = &self.ts {
-            e.field(b"\"ts\":", b"\"ts\":");
+            e.field(b",\"ts\":", b",\"ts\":");
             e.message(v);
         }
         if let ::core::option::Option::Some(v) = &self.dur {
-            e.field(b"\"dur\":", b"\"dur\":");
+            e.field(b",\"dur\":", b",\"dur\":");
             e.message(v);
         }
         if let ::core::option::Option::Some(v) = &self.i32 {
-            e.field(b"\"i32\":", b"\"i32\":");
+            e.field(b",\"i32\":", b",\"i32\":");
             e.message(v);
         }
         if e.emit_unpopulated() || !self.i64s.is_empty() {
-            e.field(b"\"i64s\":", b"\"i64s\":");
+            e.field(b",\"i64s\":", b",\"i64s\":");
             e.list(&self.i64s, |e, v| e.message(v));
         }
         if let ::core::option::Option::Some(v) = &self.st {
-            e.field(b"\"st\":", b"\"st\":");
+            e.field(b",\"st\":", b",\"st\":");
             e.message(v);
         }
         if let ::core::option::Option::Some(v) = &self.val {
-            e.field(b"\"val\":", b"\"val\":");
+            e.field(b",\"val\":", b",\"val\":");
             e.message(v);
         }
         if e.emit_unpopulated() || !self.vals.is_empty() {
-            e.field(b"\"vals\":", b"\"vals\":");
+            e.field(b",\"vals\":", b",\"vals\":");
             e.list(&self.vals, |e, v| e.message(v));
         }
         if let ::core::option::Option::Some(v) = &self.list {
-            e.field(b"\"list\":", b"\"list\":");
+            e.field(b",\"list\":", b",\"list\":");
             e.message(v);
         }
         if e.emit_unpopulated() || self.null != 0 {
-            e.field(b"\"null\":", b"\"null\":");
+            e.field(b",\"null\":", b",\"null\":");
             e.enumeration::<::prost_types::NullValue>(self.null);
         }
         if let ::core::option::Option::Some(v) = &self.mask {
-            e.field(b"\"mask\":", b"\"mask\":");
+            e.field(b",\"mask\":", b",\"mask\":");
             e.message(v);
         }
         if let ::core::option::Option::Some(v) = &self.any {
-            e.field(b"\"any\":", b"\"any\":");
+            e.field(b",\"any\":", b",\"any\":");
             e.message(v);
         }
         if let ::core::option::Option::Some(v) = &self.empty {
-            e.field(b"\"empty\":", b"\"empty\":");
+            e.field(b",\"empty\":", b",\"empty\":");
             e.message(v);
         }
         if e.emit_unpopulated() || !self.val_map.is_empty() {
-            e.field(b"\"valMap\":", b"\"val_map\":");
+            e.field(b",\"valMap\":", b",\"val_map\":");
             e.map(&self.val_map, |e, v| e.message(v));
         }
         if e.emit_unpopulated() || !self.ts_map.is_empty() {
-            e.field(b"\"tsMap\":", b"\"ts_map\":");
+            e.field(b",\"tsMap\":", b",\"ts_map\":");
             e.map(&self.ts_map, |e, v| e.message(v));
         }
         if let ::core::option::Option::Some(v) = &self.bytes {
-            e.field(b"\"bytes\":", b"\"bytes\":");
+            e.field(b",\"bytes\":", b",\"bytes\":");
             e.message(v);
         }
         if let ::core::option::Option::Some(v) = &self.str {
-            e.field(b"\"str\":", b"\"str\":");
+            e.field(b",\"str\":", b",\"str\":");
             e.message(v);
         }
         match &self.wk {
             ::core::option::Option::Some(well_known::Wk::OTs(v)) => {
-                e.field(b"\"oTs\":", b"\"o_ts\":");
+                e.field(b",\"oTs\":", b",\"o_ts\":");
                 e.message(v);
             }
             ::core::option::Option::Some(well_known::Wk::ONull(v)) => {
-                e.field(b"\"oNull\":", b"\"o_null\":");
+                e.field(b",\"oNull\":", b",\"o_null\":");
                 e.enumeration::<::prost_types::NullValue>(*v);
             }
             ::core::option::Option::Some(well_known::Wk::OVal(v)) => {
-                e.field(b"\"oVal\":", b"\"o_val\":");
+                e.field(b",\"oVal\":", b",\"o_val\":");
                 e.message(v);
             }
             ::core::option::Option::None => {}
         }
-        e.end_object();
+        e.end_object(object);
     }
     fn read_json(
         &mut self,

@@ -5,35 +5,35 @@ impl ::protojsonx_runtime::ProtoJson for Variants {
         &HINT
     }
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        e.begin_object();
+        let object = e.begin_object();
         if e.emit_unpopulated() || !self.blobs.is_empty() {
-            e.field(b"\"blobs\":", b"\"blobs\":");
+            e.field(b",\"blobs\":", b",\"blobs\":");
             e.map(&self.blobs, |e, v| e.bytes(v));
         }
         if e.emit_unpopulated() || !self.data.is_empty() {
-            e.field(b"\"data\":", b"\"data\":");
+            e.field(b",\"data\":", b",\"data\":");
             e.bytes(&self.data);
         }
         if e.emit_unpopulated() || !self.datas.is_empty() {
-            e.field(b"\"datas\":", b"\"datas\":");
+            e.field(b",\"datas\":", b",\"datas\":");
             e.list(&self.datas, |e, v| e.bytes(v));
         }
         if e.emit_unpopulated() || !self.nested.is_empty() {
-            e.field(b"\"nested\":", b"\"nested\":");
+            e.field(b",\"nested\":", b",\"nested\":");
             e.map(&self.nested, |e, v| e.message(v));
         }
         if let ::core::option::Option::Some(v) = &self.boxed {
-            e.field(b"\"boxed\":", b"\"boxed\":");
+            e.field(b",\"boxed\":", b",\"boxed\":");
             e.message(v);
         }
         match &self.o {
             ::core::option::Option::Some(variants::O::Od(v)) => {
-                e.field(b"\"od\":", b"\"od\":");
+                e.field(b",\"od\":", b",\"od\":");
                 e.bytes(v);
             }
             ::core::option::Option::None => {}
         }
-        e.end_object();
+        e.end_object(object);
     }
     fn read_json(
         &mut self,

@@ -27,9 +27,9 @@ use crate::read::Peek;
 use crate::ser::Encoder;
 
 /// The `@type` key, as the complete JSON key the encoder takes.
-const TYPE_KEY: &[u8] = b"\"@type\":";
+const TYPE_KEY: &[u8] = b",\"@type\":";
 /// The `value` key of a well-known type packed in an `Any`.
-const VALUE_KEY: &[u8] = b"\"value\":";
+const VALUE_KEY: &[u8] = b",\"value\":";
 
 /// The deepest nesting of `Any`s written. Each packed message is decoded
 /// from bytes afresh, so without a bound a small binary input of `Any`s in
@@ -93,8 +93,8 @@ impl ProtoJson for Any {
 
     fn write_json(&self, e: &mut Encoder<'_>) {
         if self.type_url.is_empty() && self.value.is_empty() {
-            e.begin_object();
-            return e.end_object();
+            let object = e.begin_object();
+            return e.end_object(object);
         }
         let entry = match resolve(&self.type_url) {
             Ok(entry) => entry,
@@ -202,20 +202,18 @@ pub(crate) fn write_packed<M: ProtoJson + Message + Default + 'static>(
             return fail(e, message);
         }
     };
-    e.begin_object();
+    let object = e.begin_object();
     e.field(TYPE_KEY, TYPE_KEY);
     e.string(type_url);
     if M::SPECIAL_JSON {
         e.field(VALUE_KEY, VALUE_KEY);
         msg.write_json(e);
-        return e.end_object();
-    }
-    // The message's own fields follow `@type` in the same object.
-    if !e.inline_object(|e| msg.write_json(e)) {
+    } else if !e.inline_object(|e| msg.write_json(e)) {
+        // (Inlined: the message's own fields follow `@type` in the same object.)
         let message = format!("the JSON of {type_url:?} is not an object");
         e.fail(Error::encode(ErrorKind::Encode, message));
-        e.end_object();
     }
+    e.end_object(object);
 }
 
 /// Reads an `Any` object holding an `M` (its `@type` found already) and
@@ -271,24 +269,24 @@ mod tests {
 
     impl ProtoJson for Point {
         fn write_json(&self, e: &mut Encoder<'_>) {
-            e.begin_object();
+            let object = e.begin_object();
             if e.emit_unpopulated() || self.x != 0 {
-                e.field(b"\"x\":", b"\"x\":");
+                e.field(b",\"x\":", b",\"x\":");
                 e.i32(self.x);
             }
             if let Some(v) = &self.any {
-                e.field(b"\"any\":", b"\"any\":");
+                e.field(b",\"any\":", b",\"any\":");
                 e.message(v);
             }
             if let Some(v) = &self.when {
-                e.field(b"\"when\":", b"\"when\":");
+                e.field(b",\"when\":", b",\"when\":");
                 e.message(v);
             }
             if let Some(v) = &self.child {
-                e.field(b"\"child\":", b"\"child\":");
+                e.field(b",\"child\":", b",\"child\":");
                 e.message(v);
             }
-            e.end_object();
+            e.end_object(object);
         }
 
         fn read_json(&mut self, d: &mut Decoder<'_>) -> Result<(), Error> {

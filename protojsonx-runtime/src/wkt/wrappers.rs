@@ -77,8 +77,8 @@ impl ProtoJson for () {
     const SPECIAL_JSON: bool = true;
 
     fn write_json(&self, e: &mut Encoder<'_>) {
-        e.begin_object();
-        e.end_object();
+        let object = e.begin_object();
+        e.end_object(object);
     }
 
     fn read_json(&mut self, d: &mut Decoder<'_>) -> Result<(), Error> {
