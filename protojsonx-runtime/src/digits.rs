@@ -28,11 +28,11 @@ fn eight_digits(v: u32) -> u64 {
     // Lanes of 32 bits, values below 10^4: the high half first.
     let x = u64::from(v / 10_000) | u64::from(v % 10_000) << 32;
     // x / 100 per lane: 10486 / 2^20 is exact below 43_699.
-    let hundreds = (x * 10_486 >> 20) & 0x0000_007f_0000_007f;
+    let hundreds = ((x * 10_486) >> 20) & 0x0000_007f_0000_007f;
     // Lanes of 16 bits, values below 100.
     let x = hundreds | (x - hundreds * 100) << 16;
     // x / 10 per lane: 103 / 2^10 is exact below 179.
-    let tens = (x * 103 >> 10) & 0x000f_000f_000f_000f;
+    let tens = ((x * 103) >> 10) & 0x000f_000f_000f_000f;
     tens | (x - tens * 10) << 8
 }
 
@@ -109,8 +109,9 @@ pub(crate) fn write_quoted_u64(out: &mut Vec<u8>, v: u64) {
 pub(crate) trait Float: Copy {
     /// Magnitudes from here up take the general path. Below it the type's
     /// spacing is under 0.001, so at most one multiple of 0.001 rounds to a
-    /// given value; and `LIMIT × 1000` is below 2^53 (2^24 for `f32`), so
-    /// every whole number of thousandths in range converts exactly.
+    /// given value; and `LIMIT × 1000` is below 2^52 (2^23 for `f32`), so
+    /// every whole number of thousandths in range is exact, and rounding
+    /// by adding 2^52 (2^23) works.
     const LIMIT: Self;
     /// `|self| × 1000` rounded to a whole number, if that number divided by
     /// 1000 gives `self` back (in the type's own rounding) and `|self|` is
@@ -121,20 +122,25 @@ pub(crate) trait Float: Copy {
 }
 
 macro_rules! float {
-    ($ty:ty, $limit:expr) => {
+    ($ty:ty, $limit:expr, $mantissa_bits:expr) => {
         impl Float for $ty {
             const LIMIT: $ty = $limit;
             #[inline(always)]
             fn whole_thousandths(self) -> Option<u64> {
+                // Adding 2^mantissa_bits rounds a value below it to a whole
+                // number, held in the low bits of the sum's representation.
+                const ROUNDER: $ty = (1u64 << $mantissa_bits) as $ty;
                 let abs = self.abs();
-                let scaled = abs * 1000.0;
-                // `!(a < b)` is also true for NaN.
-                if !(abs < Self::LIMIT) {
+                // Also false for NaN.
+                let in_range = abs < Self::LIMIT;
+                if !in_range {
                     return None;
                 }
-                // In range, so the signed conversion (one instruction) is exact.
-                let n = scaled as i64;
-                (n as $ty == scaled && n as $ty / 1000.0 == abs).then_some(n as u64)
+                let scaled = abs * 1000.0;
+                let rounded = scaled + ROUNDER;
+                let whole = rounded - ROUNDER;
+                let n = u64::from(rounded.to_bits() - ROUNDER.to_bits());
+                (whole == scaled && whole / 1000.0 == abs).then_some(n)
             }
             #[inline(always)]
             fn negative(self) -> bool {
@@ -143,10 +149,10 @@ macro_rules! float {
         }
     };
 }
-// f64: spacing below 2^32 is 2^-21; 2^32 × 1000 < 2^53.
-float!(f64, 4_294_967_296.0);
-// f32: spacing below 2^13 is 2^-11; 2^13 × 1000 < 2^24.
-float!(f32, 8_192.0);
+// f64: spacing below 2^32 is 2^-21; 2^32 × 1000 < 2^52.
+float!(f64, 4_294_967_296.0, 52);
+// f32: spacing below 2^13 is 2^-11; 2^13 × 1000 < 2^23.
+float!(f32, 8_192.0, 23);
 
 /// Writes `v` if it is a whole number of thousandths below `F::LIMIT`, as
 /// the shortest text that round-trips (`95.5`, `-0.125`, `3`, `-0`), and
@@ -232,7 +238,10 @@ mod tests {
             assert_eq!(text(|o| write_i64(o, s)), expected);
             assert_eq!(text(|o| write_quoted_i64(o, s)), format!("\"{expected}\""));
         }
-        assert_eq!(text(|o| write_quoted_i64(o, i64::MIN)), "\"-9223372036854775808\"");
+        assert_eq!(
+            text(|o| write_quoted_i64(o, i64::MIN)),
+            "\"-9223372036854775808\""
+        );
     }
 
     /// What the general path writes: zmij's text minus a trailing `.0`.
@@ -267,7 +276,17 @@ mod tests {
             agrees(f64::from_bits(rng.next()));
         }
         assert!(taken > 150_000, "the fast path took only {taken}");
-        for v in [0.0, -0.0, 0.001, 0.1, 0.5, 95.5, 1999.99, 4294967295.999, 4294967296.0] {
+        for v in [
+            0.0,
+            -0.0,
+            0.001,
+            0.1,
+            0.5,
+            95.5,
+            1999.99,
+            4294967295.999,
+            4294967296.0,
+        ] {
             agrees(v);
         }
         assert!(!agrees(4294967296.0), "the limit is excluded");

@@ -1,8 +1,10 @@
 //! The encoder generated code writes through: a byte buffer plus the options.
 //!
 //! Generated `write_json` bodies call these methods in field order. Keys come
-//! pre-escaped and pre-quoted from the generator, so writing a field is a
-//! comma check and two `extend_from_slice` calls.
+//! pre-escaped and pre-quoted from the generator, with the comma before them
+//! (`,"userId":`), so writing a key is one copy of known size; the object's
+//! end turns its first comma into the `{` (see [`Encoder::begin_object`]).
+//! Numbers and short strings are written by [`digits`] and [`escape`].
 
 use crate::error::Error;
 use crate::map::MapKey;
@@ -43,6 +45,7 @@ impl<'a> Encoder<'a> {
     }
 
     /// Ends encoding: the error recorded, if any.
+    #[inline]
     pub(crate) fn finish(self) -> Result<(), Error> {
         self.error.map_or(Ok(()), Err)
     }

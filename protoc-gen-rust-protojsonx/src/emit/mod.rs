@@ -146,7 +146,10 @@ impl FieldKeys {
 
     /// The two keys as the decoder matches them: `b"\"userId\":"`.
     fn for_decoder(&self) -> TokenStream {
-        let (json, proto) = (Literal::byte_string(&self.json), Literal::byte_string(&self.proto));
+        let (json, proto) = (
+            Literal::byte_string(&self.json),
+            Literal::byte_string(&self.proto),
+        );
         quote!(#json, #proto)
     }
 
