@@ -8,10 +8,10 @@
 #   benches/run.sh medium/         only criterion benchmarks matching a filter;
 #                                  the report then also shows older estimates
 #
-# Several short rounds rather than one long pass: on a shared machine speed
-# drifts over minutes, and report.py takes per-round ratios (both sides
-# measured seconds apart) and their median. Extra arguments go to criterion,
-# e.g. `--measurement-time 2`.
+# Several short rounds rather than one long pass: on a shared machine a
+# benchmark runs slow for seconds at a time when other tenants take the host,
+# and report.py reports each benchmark's best round. Extra arguments go to
+# criterion, e.g. `--measurement-time 2`.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."   # repo root
 

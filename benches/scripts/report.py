@@ -7,11 +7,12 @@ are no rounds), the allocation counts printed by the `allocs` binary, and the
 release binaries `size-*` for the code-size section.
 
 A run is several rounds through the whole suite, because on a shared machine
-a benchmark's speed drifts by tens of percent over seconds to minutes. Each
-time shown is the median over the rounds of criterion's median; each ratio is
-the median over the rounds of that round's ratio, so both sides of a ratio
-were measured seconds apart; the spread column shows how far the rounds
-disagreed. Python standard library only; the SVG is written by hand.
+a benchmark can run tens of percent slow for seconds at a time, whenever
+other tenants take the host (the slowdown only ever adds time, and it often
+hits one side of a ratio and not the other, seconds later). Each time shown
+is the best round's: the lowest over the rounds of criterion's median, the
+"best of N" convention of timeit. Ratios are ratios of those times; the
+slowest-round column shows how far the rounds disagreed. Python standard library only; the SVG is written by hand.
 """
 
 import argparse
@@ -19,7 +20,6 @@ import glob
 import json
 import os
 import platform
-import statistics
 import subprocess
 import tempfile
 from collections import Counter, OrderedDict
@@ -126,8 +126,8 @@ class Results:
             row["instructions"] = instructions.get((row["group"], row["implementation"]))
             per_round = rounds.get((row["group"], row["implementation"]), {})
             row["rounds"] = per_round
-            row["ns"] = statistics.median(per_round.values()) if per_round else None
-            row["spread"] = (max(per_round.values()) - min(per_round.values())) / row["ns"] if len(per_round) > 1 else None
+            row["ns"] = min(per_round.values()) if per_round else None
+            row["spread"] = (max(per_round.values()) - row["ns"]) / row["ns"] if len(per_round) > 1 else None
         self.index = {(r["group"], r["implementation"]): r for r in rows}
         self.round_count = max((len(r["rounds"]) for r in rows), default=0)
 
@@ -139,13 +139,12 @@ class Results:
         return self.index.get((f"{payload}/{direction}/{variant}", impl))
 
     def ratio(self, a, b):
-        """Median over the rounds of time(a) / time(b); a and b are
+        """time(a) / time(b), each its best round; a and b are
         (payload, direction, variant, implementation)."""
         ra, rb = self.row(*a), self.row(*b)
-        if not ra or not rb:
+        if not ra or not rb or not ra["ns"] or not rb["ns"]:
             return None
-        both = [ra["rounds"][k] / rb["rounds"][k] for k in ra["rounds"] if k in rb["rounds"]]
-        return statistics.median(both) if both else None
+        return ra["ns"] / rb["ns"]
 
     def instruction_ratio(self, a, b):
         """instructions(a) / instructions(b), where both were counted."""
@@ -168,7 +167,7 @@ def table(results):
     for (payload, direction), groups in by_pd.items():
         json_bytes = results.index[(groups[0], next(r["implementation"] for r in results.rows if r["group"] == groups[0]))]["json_bytes"]
         out += [f"### {payload} ({json_bytes:,} B of ProtoJSON), {direction}", ""]
-        out += ["| variant | implementation | time/op | spread | MB/s | allocs/op | bytes/op | instr/op | speedup vs pbjson | × prost time |",
+        out += ["| variant | implementation | time/op | slowest round | MB/s | allocs/op | bytes/op | instr/op | speedup vs pbjson | × prost time |",
                 "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
         for group in groups:
             variant = group.split("/")[2]
@@ -180,7 +179,7 @@ def table(results):
                 impl = r["implementation"]
                 speed = results.ratio((payload, direction, variant, "pbjson"), (payload, direction, variant, impl))
                 vs_prost = results.ratio((payload, direction, variant, impl), (payload, direction, "default", "prost"))
-                spread = "" if r["spread"] is None else f"±{r['spread'] * 50:.0f}%"
+                spread = "" if r["spread"] is None else f"+{r['spread'] * 100:.0f}%"
                 instr = "" if r["instructions"] is None else f"{r['instructions']:,}"
                 name = f"**{r['implementation']}**" if r["implementation"].startswith("protojsonx") else r["implementation"]
                 out.append(f"| {variant} | {name} | {fmt_ns(ns)} | {spread} | {mbs} | {fmt_num(r['allocs'], 1)} | {fmt_num(r['bytes'], 0)} | "
@@ -234,7 +233,7 @@ def targets(results):
         limit = 1.3 if variant == "shuffled" else 1.1
         check(f"{payload} {direction} {variant}: ≤{limit}x default-options time", results.ratio(*pair),
               lambda x, limit=limit: x <= limit, pair)
-    out = ["| target | this run (median of rounds) | met | instructions ratio |", "|---|---:|:---:|---:|"]
+    out = ["| target | this run (best rounds) | met | instructions ratio |", "|---|---:|:---:|---:|"]
     for text, value, ok, instr in checks:
         out.append(f"| {text} | {value:.2f} | {'yes' if ok else '**no**'} | {'' if instr is None else f'{instr:.3f}'} |")
     return out
@@ -316,7 +315,7 @@ def chart(results, path):
     width, height = panel_w * 2 + 20, sum(rows) + 60
     svg = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" font-size="11">',
            f'<rect width="{width}" height="{height}" fill="white"/>',
-           f'<text x="10" y="20" font-size="14" font-weight="bold">ProtoJSON marshal/unmarshal time per operation (median, lower is better)</text>']
+           f'<text x="10" y="20" font-size="14" font-weight="bold">ProtoJSON marshal/unmarshal time per operation (best of rounds, lower is better)</text>']
     y0 = 40
     for i, (p, d) in enumerate(panels):
         x0 = 10 + (i % 2) * panel_w
@@ -351,10 +350,11 @@ def main():
     results = Results(load_allocs(args.allocs), load_criterion(args.criterion), load_instructions(args.instructions))
     md = ["# protojsonx benchmark results", "",
           f"Generated by `benches/run.sh`: {results.round_count} round(s) through the whole suite. A time is the "
-          "median over the rounds of criterion's median; a ratio (speedups, × prost, the targets) is the median "
-          "over the rounds of that round's ratio, whose two sides ran seconds apart; spread is half the range "
-          "between the slowest and fastest round, relative to the median (this is a shared 2-core VM whose "
-          "speed drifts). Allocations come from a counting global allocator, "
+          "best round's: the lowest over the rounds of criterion's median (this is a shared 2-core VM where "
+          "other tenants slow a benchmark by tens of percent for seconds at a time; that only ever adds time, "
+          "so the best of N rounds is the machine's undisturbed speed, timeit's convention). Ratios (speedups, "
+          "× prost, the targets) are ratios of those times; the slowest-round column is how much slower the slowest round was "
+          "than the best. Allocations come from a counting global allocator, "
           "`alloc` + `realloc` calls and requested bytes per operation. Every implementation reads and "
           "writes the same ProtoJSON (checked by `cargo test -p protojsonx-benches`); prost rows are the "
           "protobuf binary format, the floor. pbjson is n/a for `order`/`order-batch`: pbjson-types does not "
@@ -366,7 +366,7 @@ def main():
           "instr/op and the instructions ratio: instructions per operation counted by callgrind "
           "(`benches/scripts/instructions.sh`) for protojsonx and prost, exact and repeatable. Where a "
           "time ratio between two variants of protojsonx misses its target while their instruction counts "
-          "are within a percent, the difference is the machine's noise (see spread), not the code.", "",
+          "are within a percent, the difference is the machine's noise (see the slowest-round column), not the code.", "",
           "## Machine", ""]
     md += machine(args.load)
     md += ["", "## Targets of issue 4", ""] + targets(results)
