@@ -41,7 +41,13 @@ impl ShortText<'_> {
     #[inline(always)]
     pub(crate) fn decimal(&mut self, v: u64) -> &mut Self {
         const E8: u64 = 100_000_000;
-        if v < E8 {
+        if v < 100 {
+            // Ages, counts, prices: one or two digits, no SWAR needed.
+            let (tens, ones) = (v as u8 / 10, v as u8 % 10);
+            let two = u64::from(b'0' + tens) | u64::from(b'0' + ones) << 8;
+            let short = usize::from(tens == 0);
+            self.word(two >> (8 * short), 2 - short)
+        } else if v < E8 {
             self.leading_digits(v as u32)
         } else if v < E8 * E8 {
             self.leading_digits((v / E8) as u32)
@@ -175,11 +181,19 @@ pub(crate) fn thousandths<F: Float>(out: &mut Vec<u8>, v: F) -> bool {
         text.byte_if(b'-', v.negative()).decimal(n / 1000);
         let fraction = (n % 1000) as u32;
         if fraction != 0 {
-            // Three digits in the low bytes; their trailing zeros are the
-            // zero bytes at the top of those three.
-            let digits = eight_digits(fraction) >> 40;
-            let zeros = (digits.leading_zeros() - 40) / 8;
-            text.word(u64::from(b'.') | (digits + ZEROS) << 8, 4 - zeros as usize);
+            // `.ddd` up to its last non-zero digit. Exact below 1000:
+            // 41 / 4096 divides by 100, 103 / 1024 by 10.
+            let hundreds = (fraction * 41) >> 12;
+            let rest = fraction - hundreds * 100;
+            let tens = (rest * 103) >> 10;
+            let ones = rest - tens * 10;
+            let kept = match (tens, ones) {
+                (0, 0) => 2,
+                (_, 0) => 3,
+                _ => 4,
+            };
+            let digits = u64::from(hundreds) << 8 | u64::from(tens) << 16 | u64::from(ones) << 24;
+            text.word(u64::from(b'.') | (digits + (ZEROS & 0xff_ffff_00)), kept);
         }
     });
     true
