@@ -65,14 +65,14 @@ static HEX: [u8; 16] = *b"0123456789abcdef";
 /// else, including non-ASCII UTF-8, verbatim.
 pub(crate) fn write_str(out: &mut Vec<u8>, s: &str) {
     let bytes = s.as_bytes();
-    let plain = scan::plain_len(bytes);
-    if plain == bytes.len() && plain <= ShortText::MAX_STR {
+    if bytes.len() <= ShortText::MAX_STR && scan::short_is_plain(bytes) {
         // The common case, a short plain string: no call to `memcpy`.
         short::append(out, |text| {
             text.byte(b'"').bytes(bytes).byte(b'"');
         });
         return;
     }
+    let plain = scan::plain_len(bytes);
     out.reserve(bytes.len() + 2);
     out.push(b'"');
     out.extend_from_slice(&bytes[..plain]);

@@ -39,6 +39,23 @@ pub(crate) fn plain_len(bytes: &[u8]) -> usize {
     prefix_len(bytes, any_special)
 }
 
+/// Whether `bytes`, at most 16 of them, need no escaping in a JSON string:
+/// the check behind short strings, as two overlapping words (or halves, or
+/// single bytes) that the copy after it loads again.
+#[inline(always)]
+pub(crate) fn short_is_plain(bytes: &[u8]) -> bool {
+    let n = bytes.len();
+    debug_assert!(n <= 16);
+    let flags = if n >= 8 {
+        any_special(word(bytes, 0)) | any_special(word(bytes, n - 8))
+    } else if n >= 4 {
+        any_special(u64::from(half(bytes, 0)) | u64::from(half(bytes, n - 4)) << 32)
+    } else {
+        return bytes.iter().all(|&b| !(b == b'"' || b == b'\\' || b < 0x20));
+    };
+    flags == 0
+}
+
 /// The prefix of `bytes` that is plain ASCII string content, as a `&str`:
 /// no `"`, no `\`, no control character and no byte from 0x80 up. Such a
 /// prefix is valid UTF-8 by construction, so it needs no validation pass.
@@ -183,6 +200,9 @@ mod tests {
                     let mut bytes = vec![b'a'; len];
                     bytes[pos] = b;
                     assert_eq!(plain_len(&bytes), slow_plain_len(&bytes), "{bytes:?}");
+                    if len <= 16 {
+                        assert_eq!(short_is_plain(&bytes), !is_special(b), "{bytes:?}");
+                    }
                     check_ascii_prefix(&bytes);
                 }
             }
