@@ -193,7 +193,7 @@ pub(crate) fn thousandths<F: Float>(out: &mut Vec<u8>, v: F) -> bool {
                 _ => 4,
             };
             let digits = u64::from(hundreds) << 8 | u64::from(tens) << 16 | u64::from(ones) << 24;
-            text.word(u64::from(b'.') | (digits + (ZEROS & 0xff_ffff_00)), kept);
+            text.word(u64::from(b'.') | (digits + (ZEROS & 0xffff_ff00)), kept);
         }
     });
     true

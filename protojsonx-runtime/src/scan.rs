@@ -51,7 +51,9 @@ pub(crate) fn short_is_plain(bytes: &[u8]) -> bool {
     } else if n >= 4 {
         any_special(u64::from(half(bytes, 0)) | u64::from(half(bytes, n - 4)) << 32)
     } else {
-        return bytes.iter().all(|&b| !(b == b'"' || b == b'\\' || b < 0x20));
+        return bytes
+            .iter()
+            .all(|&b| !(b == b'"' || b == b'\\' || b < 0x20));
     };
     flags == 0
 }
