@@ -63,15 +63,22 @@ static HEX: [u8; 16] = *b"0123456789abcdef";
 /// Escapes exactly what RFC 8259 requires (`"`, `\` and U+0000..U+001F, using
 /// the short forms `\b \f \n \r \t` where they exist) and copies everything
 /// else, including non-ASCII UTF-8, verbatim.
+#[inline]
 pub(crate) fn write_str(out: &mut Vec<u8>, s: &str) {
     let bytes = s.as_bytes();
     if bytes.len() <= ShortText::MAX_STR && scan::short_is_plain(bytes) {
-        // The common case, a short plain string: no call to `memcpy`.
+        // The common case, a short plain string: inlined, no call to `memcpy`.
         short::append(out, |text| {
             text.byte(b'"').bytes(bytes).byte(b'"');
         });
-        return;
+    } else {
+        write_long(out, bytes);
     }
+}
+
+/// [`write_str`] for strings that are long or need escaping.
+#[inline(never)]
+fn write_long(out: &mut Vec<u8>, bytes: &[u8]) {
     let plain = scan::plain_len(bytes);
     out.reserve(bytes.len() + 2);
     out.push(b'"');

@@ -446,32 +446,36 @@ pub(crate) fn plain_int<T: Int>(p: &Plain) -> Option<T> {
     T::from_sign_magnitude(p.negative, p.digits)
 }
 
-/// Appends zmij's shortest round-trip text `s` minus a trailing `".0"`, so
-/// integral values print as JSON integers (`"1"`, `"-0"`). zmij's output is
-/// otherwise already JSON number grammar (`"0.1"`, `"1e+300"`, `"1.5e-7"`),
-/// the same as Go's and JavaScript's for exponents.
-fn push_shortest(out: &mut Vec<u8>, s: &str) {
+/// Appends zmij's shortest round-trip text for `v` minus a trailing `".0"`,
+/// so integral values print as JSON integers (`"1"`, `"-0"`). zmij's output
+/// is otherwise already JSON number grammar (`"0.1"`, `"1e+300"`,
+/// `"1.5e-7"`), the same as Go's and JavaScript's for exponents. Out of line:
+/// the general path behind the inlined fast one.
+#[inline(never)]
+fn push_shortest<F: zmij::Float>(out: &mut Vec<u8>, v: F) {
+    let mut buf = zmij::Buffer::new();
+    let s = buf.format_finite(v);
     out.extend_from_slice(s.strip_suffix(".0").unwrap_or(s).as_bytes());
 }
 
 /// Appends the shortest text that round-trips to `v` as a JSON number.
 /// `v` must be finite (callers write NaN and ±Infinity as strings); for a
 /// non-finite `v` the output is unspecified but nothing panics.
+#[inline]
 pub(crate) fn write_f64(out: &mut Vec<u8>, v: f64) {
-    if digits::thousandths(out, v) {
-        return;
+    if !digits::thousandths(out, v) {
+        push_shortest(out, v);
     }
-    push_shortest(out, zmij::Buffer::new().format_finite(v));
 }
 
 /// Appends the shortest text that round-trips to `v` as an `f32` (so
 /// `0.1f32` is `"0.1"`), as a JSON number. `v` must be finite, as for
 /// [`write_f64`].
+#[inline]
 pub(crate) fn write_f32(out: &mut Vec<u8>, v: f32) {
-    if digits::thousandths(out, v) {
-        return;
+    if !digits::thousandths(out, v) {
+        push_shortest(out, v);
     }
-    push_shortest(out, zmij::Buffer::new().format_finite(v));
 }
 
 #[cfg(test)]
