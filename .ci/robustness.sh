@@ -2,8 +2,10 @@
 # Robustness checks of issue 5 that `cargo test --workspace` does not run
 # (the hostile-input, property and error-text tests in robustness/tests/ run there):
 #
-#   1. the runtime's unit tests under valgrind memcheck: the runtime has an
-#      `unsafe` block (scan.rs), and Miri needs a nightly toolchain;
+#   1. the runtime's unit tests under valgrind memcheck: the runtime has two
+#      `unsafe` blocks (scan.rs: ASCII as `&str`; short.rs: a length set over
+#      bytes written to spare capacity, whose uninitialized reads memcheck
+#      would report), and Miri needs a nightly toolchain;
 #   2. differential test against Python protobuf (robustness/diff/run.sh);
 #   3. a short coverage-guided fuzzing run (libFuzzer via cargo-fuzz) of every
 #      target in fuzz/, starting from the checked-in corpus fuzz/corpus/.
@@ -15,10 +17,10 @@
 # Only stable Rust is available, so RUSTC_BOOTSTRAP=1 lets stable rustc take
 # them. That is an escape hatch for CI and local fuzzing only: nothing else
 # is built with it. Targets are built with debug assertions on (`-a`), so the
-# `debug_assert!` that guards the runtime's one `unsafe` block is checked on
-# every input; `--sanitizer none`: AddressSanitizer cannot see what that
-# block could get wrong (a non-UTF-8 `&str`) and would double build and run
-# time. libFuzzer's coverage instrumentation stays on.
+# `debug_assert!`s that guard the runtime's `unsafe` blocks are checked on
+# every input; `--sanitizer none`: AddressSanitizer cannot see what those
+# blocks could get wrong (a non-UTF-8 `&str`, uninitialized bytes; memcheck
+# covers the latter in step 1) and would double build and run time. libFuzzer's coverage instrumentation stays on.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."   # repo root

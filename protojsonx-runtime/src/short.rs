@@ -2,13 +2,15 @@
 //!
 //! Appending a text of run-time length costs a call to `memcpy`, which for
 //! the few bytes of a number or a short string costs as much as producing
-//! them. [`append`] instead grows the output by a fixed 32 bytes (stores of
-//! known size), lets a [`ShortText`] write the text there in words, and
-//! cuts the output back to the text's end. Nothing is staged on the stack:
-//! reading a staged text back in wide loads would stall on the narrow
-//! stores that built it.
+//! them. [`append`] instead reserves a fixed 32 bytes, lets a [`ShortText`]
+//! write the text into that spare capacity in words (stores of known size),
+//! and then extends the output's length over what was written. Nothing is
+//! staged on the stack: reading a staged text back in wide loads would stall
+//! on the narrow stores that built it.
 //! [`digits`](crate::digits) builds numbers this way, [`escape`](crate::escape)
 //! short strings.
+
+use std::mem::MaybeUninit;
 
 use crate::scan;
 
@@ -20,19 +22,28 @@ const CAPACITY: usize = 32;
 /// Appends the text `build` writes (at most [`CAPACITY`] bytes) to `out`.
 #[inline(always)]
 pub(crate) fn append(out: &mut Vec<u8>, build: impl FnOnce(&mut ShortText<'_>)) {
-    let start = out.len();
-    out.extend_from_slice(&[0; CAPACITY]);
-    let room = out.last_chunk_mut::<CAPACITY>().expect("just appended");
+    out.reserve(CAPACITY);
+    let room = out
+        .spare_capacity_mut()
+        .first_chunk_mut::<CAPACITY>()
+        .expect("reserved");
     let mut text = ShortText { buf: room, len: 0 };
     build(&mut text);
-    let end = start + text.len;
-    out.truncate(end);
+    let written = text.len;
+    debug_assert!(written <= CAPACITY);
+    // SAFETY: `written <= CAPACITY` fits the reserved spare capacity, and
+    // its first `written` bytes are initialized: every `ShortText` method
+    // writes bytes from `len` on before it moves `len`, never past what it
+    // wrote (`word` writes 8 and keeps at most 8; `bytes` covers all `n`
+    // with its two overlapping words or halves, or byte by byte).
+    unsafe { out.set_len(out.len() + written) };
 }
 
 /// Up to [`CAPACITY`] bytes of text, written left to right into the room
 /// [`append`] made.
 pub(crate) struct ShortText<'a> {
-    buf: &'a mut [u8; CAPACITY],
+    /// The output's spare capacity; `buf[..len]` is initialized.
+    buf: &'a mut [MaybeUninit<u8>; CAPACITY],
     len: usize,
 }
 
@@ -43,7 +54,7 @@ impl ShortText<'_> {
     /// Appends one byte.
     #[inline(always)]
     pub(crate) fn byte(&mut self, b: u8) -> &mut Self {
-        self.buf[self.len] = b;
+        self.buf[self.len].write(b);
         self.len += 1;
         self
     }
@@ -51,7 +62,7 @@ impl ShortText<'_> {
     /// Appends `b` if `cond` (a sign, say), without a branch.
     #[inline(always)]
     pub(crate) fn byte_if(&mut self, b: u8, cond: bool) -> &mut Self {
-        self.buf[self.len] = b;
+        self.buf[self.len].write(b);
         self.len += usize::from(cond);
         self
     }
@@ -59,7 +70,7 @@ impl ShortText<'_> {
     /// Appends the first `kept` (at most eight) little-endian bytes of `w`.
     #[inline(always)]
     pub(crate) fn word(&mut self, w: u64, kept: usize) -> &mut Self {
-        self.buf[self.len..self.len + 8].copy_from_slice(&w.to_le_bytes());
+        self.put(self.len, w.to_le_bytes());
         self.len += kept.min(8);
         self
     }
@@ -72,20 +83,24 @@ impl ShortText<'_> {
         let (at, n) = (self.len, bytes.len());
         debug_assert!(n <= Self::MAX_STR);
         if n >= 8 {
-            self.buf[at..at + 8].copy_from_slice(&scan::word(bytes, 0).to_le_bytes());
-            let last = at + n - 8;
-            self.buf[last..last + 8].copy_from_slice(&scan::word(bytes, n - 8).to_le_bytes());
+            self.put(at, scan::word(bytes, 0).to_le_bytes());
+            self.put(at + n - 8, scan::word(bytes, n - 8).to_le_bytes());
         } else if n >= 4 {
-            self.buf[at..at + 4].copy_from_slice(&scan::half(bytes, 0).to_le_bytes());
-            let last = at + n - 4;
-            self.buf[last..last + 4].copy_from_slice(&scan::half(bytes, n - 4).to_le_bytes());
+            self.put(at, scan::half(bytes, 0).to_le_bytes());
+            self.put(at + n - 4, scan::half(bytes, n - 4).to_le_bytes());
         } else {
             for (i, &b) in bytes.iter().enumerate() {
-                self.buf[at + i] = b;
+                self.buf[at + i].write(b);
             }
         }
         self.len = at + n;
         self
+    }
+
+    /// Writes `bytes` at `at` (a store of known size), leaving `len` as is.
+    #[inline(always)]
+    fn put<const N: usize>(&mut self, at: usize, bytes: [u8; N]) {
+        self.buf[at..at + N].copy_from_slice(&bytes.map(MaybeUninit::new));
     }
 }
 
