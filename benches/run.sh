@@ -4,7 +4,7 @@
 # machine) and chart.svg.
 #
 #   benches/run.sh                 full run: ROUNDS passes through the suite
-#                                  (default 5, about 3 minutes each on 2 cores)
+#                                  (default 7, about 2 minutes each on 2 cores)
 #   benches/run.sh medium/         only criterion benchmarks matching a filter;
 #                                  the report then also shows older estimates
 #
@@ -32,7 +32,7 @@ for line in sys.stdin:
     m = json.loads(line)
     if m.get("reason") == "compiler-artifact" and m["target"]["name"] == "protojson" and m.get("executable"):
         print(m["executable"])')
-rounds=${ROUNDS:-5}
+rounds=${ROUNDS:-7}
 for round in $(seq 1 "$rounds"); do
     echo "=== round $round of $rounds"
     CRITERION_HOME="$target/criterion" "$bench" --bench --warm-up-time 0.2 --measurement-time 0.5 \
