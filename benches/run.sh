@@ -4,7 +4,7 @@
 # machine) and chart.svg.
 #
 #   benches/run.sh                 full run: ROUNDS passes through the suite
-#                                  (default 7, about 2 minutes each on 2 cores)
+#                                  (default 9, about 2 minutes each on 2 cores)
 #   benches/run.sh medium/         only criterion benchmarks matching a filter;
 #                                  the report then also shows older estimates
 #
@@ -32,11 +32,11 @@ for line in sys.stdin:
     m = json.loads(line)
     if m.get("reason") == "compiler-artifact" and m["target"]["name"] == "protojson" and m.get("executable"):
         print(m["executable"])')
-rounds=${ROUNDS:-7}
+rounds=${ROUNDS:-9}
 for round in $(seq 1 "$rounds"); do
     echo "=== round $round of $rounds"
-    CRITERION_HOME="$target/criterion" "$bench" --bench --warm-up-time 0.2 --measurement-time 0.5 \
-        --nresamples 10000 --save-baseline "round-$round" "$@"
+    PROTOJSONX_BENCH_ROUND=$round CRITERION_HOME="$target/criterion" "$bench" --bench --warm-up-time 0.2 --measurement-time 0.4 \
+        --nresamples 1000 --save-baseline "round-$round" "$@"
 done
 cargo build --release -p protojsonx-benches --bins
 "$target/release/allocs" > "$results/allocs.tsv"

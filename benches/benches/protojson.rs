@@ -10,22 +10,42 @@ use protojsonx_benches::cases::Payloads;
 fn suite(c: &mut Criterion) {
     let payloads = Payloads::new();
     let mut cases = payloads.cases();
+    let mut groups = Vec::new();
     let mut start = 0;
     while start < cases.len() {
-        let group_name = cases[start].group();
-        let end = start
-            + cases[start..]
-                .iter()
-                .take_while(|c| c.group() == group_name)
-                .count();
-        let mut group = c.benchmark_group(&group_name);
-        for case in &mut cases[start..end] {
+        let name = cases[start].group();
+        let len = cases[start..]
+            .iter()
+            .take_while(|c| c.group() == name)
+            .count();
+        groups.push(start..start + len);
+        start += len;
+    }
+    // Each round of `run.sh` starts at another group and another
+    // implementation within each group, so that no benchmark always runs
+    // first after a group change (or right after the same neighbour).
+    let round = round();
+    let first = round % groups.len();
+    groups.rotate_left(first);
+    for range in groups {
+        let group_cases = &mut cases[range];
+        let mut group = c.benchmark_group(group_cases[0].group());
+        let turn = round % group_cases.len();
+        group_cases.rotate_left(turn);
+        for case in group_cases.iter_mut() {
             let run = &mut case.run;
             group.bench_function(case.implementation, |b| b.iter(&mut *run));
         }
         group.finish();
-        start = end;
     }
+}
+
+/// The round of `run.sh` being run (`PROTOJSONX_BENCH_ROUND`, 0 if unset).
+fn round() -> usize {
+    std::env::var("PROTOJSONX_BENCH_ROUND")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(0)
 }
 
 criterion_group! {
