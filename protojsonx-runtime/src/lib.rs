@@ -72,7 +72,7 @@ pub mod __private {
     pub use crate::JsonEnum;
     pub use crate::de::Decoder;
     pub use crate::map::{JsonMap, MapKey};
-    pub use crate::ser::Encoder;
+    pub use crate::ser::{Encoder, Object};
     pub use crate::size_hint::SizeHint;
     pub use crate::wkt::compiled::{read_as, write_as};
     pub use prost_types;
