@@ -2,10 +2,15 @@
 //! payload, direction and variant (`medium/unmarshal/shuffled`), one function
 //! per implementation. Run through `benches/run.sh`, which writes the report.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use criterion::{Criterion, criterion_group, criterion_main};
-use protojsonx_benches::cases::Payloads;
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, Criterion, criterion_group, criterion_main};
+use protojsonx_benches::cases::{Case, Payloads};
+
+/// The name of the extra benchmark in each variant group: protojsonx with the
+/// default options (or input), timed in turns with the group's protojsonx.
+const PAIRED_DEFAULT: &str = "protojsonx-default-paired";
 
 fn suite(c: &mut Criterion) {
     let payloads = Payloads::new();
@@ -28,16 +33,73 @@ fn suite(c: &mut Criterion) {
     let first = round % groups.len();
     groups.rotate_left(first);
     for range in groups {
-        let group_cases = &mut cases[range];
-        let mut group = c.benchmark_group(group_cases[0].group());
-        let turn = round % group_cases.len();
-        group_cases.rotate_left(turn);
-        for case in group_cases.iter_mut() {
-            let run = &mut case.run;
-            group.bench_function(case.implementation, |b| b.iter(&mut *run));
+        let mut group = c.benchmark_group(cases[range.start].group());
+        let len = range.len();
+        for k in 0..len {
+            let i = range.start + (k + round) % len;
+            match default_of(&cases, i) {
+                Some(j) => bench_paired(&mut group, &mut cases, i, j),
+                None => {
+                    let case = &mut cases[i];
+                    let run = &mut case.run;
+                    group.bench_function(case.implementation, |b| b.iter(&mut *run));
+                }
+            }
         }
         group.finish();
     }
+}
+
+/// For protojsonx in a non-default variant, the index of protojsonx with the
+/// default variant of the same payload and direction.
+fn default_of(cases: &[Case], i: usize) -> Option<usize> {
+    let case = &cases[i];
+    if case.implementation != "protojsonx" || case.variant == "default" {
+        return None;
+    }
+    cases.iter().position(|c| {
+        c.implementation == "protojsonx"
+            && c.variant == "default"
+            && c.payload == case.payload
+            && c.direction == case.direction
+    })
+}
+
+/// Benchmarks the variant case `i` and its default `j` in turns: each is
+/// timed in chunks that alternate with untimed chunks of the other, so both
+/// see the same machine at a millisecond's distance and their ratio (the
+/// options targets) does not depend on when the host was busy.
+fn bench_paired(group: &mut BenchmarkGroup<'_, WallTime>, cases: &mut [Case], i: usize, j: usize) {
+    let (variant, default) = if i < j {
+        let (low, high) = cases.split_at_mut(j);
+        (&mut low[i], &mut high[0])
+    } else {
+        let (low, high) = cases.split_at_mut(i);
+        (&mut high[0], &mut low[j])
+    };
+    let name = variant.implementation;
+    let (variant, default) = (&mut variant.run, &mut default.run);
+    group.bench_function(name, |b| b.iter_custom(|n| in_turns(n, variant, default)));
+    group.bench_function(PAIRED_DEFAULT, |b| {
+        b.iter_custom(|n| in_turns(n, default, variant))
+    });
+}
+
+/// Runs `timed` `iters` times and `other` as often, in alternating chunks;
+/// returns the time of `timed` alone.
+fn in_turns(iters: u64, timed: &mut dyn FnMut(), other: &mut dyn FnMut()) -> Duration {
+    const CHUNK: u64 = 64;
+    let mut total = Duration::ZERO;
+    let mut left = iters;
+    while left > 0 {
+        let n = left.min(CHUNK);
+        (0..n).for_each(|_| other());
+        let start = Instant::now();
+        (0..n).for_each(|_| timed());
+        total += start.elapsed();
+        left -= n;
+    }
+    total
 }
 
 /// The round of `run.sh` being run (`PROTOJSONX_BENCH_ROUND`, 0 if unset).
