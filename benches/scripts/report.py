@@ -28,6 +28,7 @@ from collections import Counter, OrderedDict
 IMPLS = OrderedDict([
     ("protojsonx", "#d62728"),
     ("protojsonx-reused-buf", "#ff9896"),
+    ("protojsonx-default-paired", "#f7b6d2"),
     ("prost", "#7f7f7f"),
     ("prost-reused-buf", "#c7c7c7"),
     ("pbjson", "#1f77b4"),
