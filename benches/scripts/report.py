@@ -146,7 +146,7 @@ class Results:
             per_round = rounds.get((row["group"], row["implementation"]), {})
             row["rounds"] = per_round
             row["ns"] = min(per_round.values()) if per_round else None
-            row["spread"] = (max(per_round.values()) - row["ns"]) / row["ns"] if len(per_round) > 1 else None
+            row["slowest"] = (max(per_round.values()) - row["ns"]) / row["ns"] if len(per_round) > 1 else None
         self.index = {(r["group"], r["implementation"]): r for r in rows}
         self.round_count = max((len(r["rounds"]) for r in rows), default=0)
 
@@ -198,10 +198,10 @@ def table(results):
                 impl = r["implementation"]
                 speed = results.ratio((payload, direction, variant, "pbjson"), (payload, direction, variant, impl))
                 vs_prost = results.ratio((payload, direction, variant, impl), (payload, direction, "default", "prost"))
-                spread = "" if r["spread"] is None else f"+{r['spread'] * 100:.0f}%"
+                slowest = "" if r["slowest"] is None else f"+{r['slowest'] * 100:.0f}%"
                 instr = "" if r["instructions"] is None else f"{r['instructions']:,}"
                 name = f"**{r['implementation']}**" if r["implementation"].startswith("protojsonx") else r["implementation"]
-                out.append(f"| {variant} | {name} | {fmt_ns(ns)} | {spread} | {mbs} | {fmt_num(r['allocs'], 1)} | {fmt_num(r['bytes'], 0)} | "
+                out.append(f"| {variant} | {name} | {fmt_ns(ns)} | {slowest} | {mbs} | {fmt_num(r['allocs'], 1)} | {fmt_num(r['bytes'], 0)} | "
                            f"{instr} | "
                            f"{'' if speed is None else f'{speed:.2f}x'} | {'' if vs_prost is None else f'{vs_prost:.2f}'} |")
         out.append("")

@@ -1,4 +1,4 @@
-//! Short number texts assembled on the stack and appended in one copy.
+//! Integers and everyday doubles as text, written in words straight into the output.
 //!
 //! Integers and everyday doubles (`95.5`, `0.25`, `1999.99`) are the
 //! numbers payloads hold most. Formatting them into a buffer of the text's

@@ -51,9 +51,8 @@ pub(crate) fn short_is_plain(bytes: &[u8]) -> bool {
     } else if n >= 4 {
         any_special(u64::from(half(bytes, 0)) | u64::from(half(bytes, n - 4)) << 32)
     } else {
-        return bytes
-            .iter()
-            .all(|&b| !(b == b'"' || b == b'\\' || b < 0x20));
+        // Fewer than four bytes: the general scan's byte-by-byte tail.
+        return plain_len(bytes) == n;
     };
     flags == 0
 }
