@@ -85,22 +85,31 @@ fn bench_paired(group: &mut BenchmarkGroup<'_, WallTime>, cases: &mut [Case], i:
     });
 }
 
-/// Runs `timed` `iters` times and `other` as often, in alternating chunks;
-/// returns the time of `timed` alone.
+/// Runs `timed` `iters` times and `other` as often, in alternating chunks
+/// of about [`TURN`] each (sized from the last chunk's time, so a 50 ns and a
+/// 200 µs operation alternate equally finely); returns the time of `timed`
+/// alone.
 fn in_turns(iters: u64, timed: &mut dyn FnMut(), other: &mut dyn FnMut()) -> Duration {
-    const CHUNK: u64 = 64;
     let mut total = Duration::ZERO;
     let mut left = iters;
+    let mut chunk = 1;
     while left > 0 {
-        let n = left.min(CHUNK);
+        let n = left.min(chunk);
         (0..n).for_each(|_| other());
         let start = Instant::now();
         (0..n).for_each(|_| timed());
-        total += start.elapsed();
+        let elapsed = start.elapsed();
+        total += elapsed;
         left -= n;
+        let per_op = elapsed.as_nanos() / u128::from(n);
+        chunk = u64::try_from(TURN.as_nanos() / per_op.max(1)).map_or(1, |c| c.max(1));
     }
     total
 }
+
+/// The length of one turn of [`in_turns`]: long next to the clock's cost
+/// (~25 ns), short next to the host's slow spells (tens of milliseconds up).
+const TURN: Duration = Duration::from_micros(50);
 
 /// The round of `run.sh` being run (`PROTOJSONX_BENCH_ROUND`, 0 if unset).
 fn round() -> usize {

@@ -385,7 +385,7 @@ def main():
           "binary time (default variant). Variants: `shuffled` = same JSON with every object's keys reordered; "
           "`proto-names`, `enums-as-ints` = decoding/encoding that spelling; `emit-unpopulated`, "
           "`ignore-unknown` = that option. In each variant group protojsonx is timed in turns with protojsonx "
-          "on the default options and input (alternating chunks of 64 operations; the "
+          "on the default options and input (alternating turns of about 50 µs; the "
           "`protojsonx-default-paired` row), so both saw the same machine; the variant targets compare those "
           "two rows.", "",
           "instr/op and the instructions ratio: instructions per operation counted by callgrind "
