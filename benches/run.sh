@@ -35,7 +35,7 @@ for line in sys.stdin:
 rounds=${ROUNDS:-9}
 for round in $(seq 1 "$rounds"); do
     echo "=== round $round of $rounds"
-    PROTOJSONX_BENCH_ROUND=$round CRITERION_HOME="$target/criterion" "$bench" --bench --warm-up-time 0.2 --measurement-time 0.4 \
+    PROTOJSONX_BENCH_ROUND=$round PROTOJSONX_TURNS="$target/criterion/turns.tsv" CRITERION_HOME="$target/criterion" "$bench" --bench --warm-up-time 0.2 --measurement-time 0.4 \
         --nresamples 1000 --save-baseline "round-$round" "$@"
 done
 cargo build --release -p protojsonx-benches --bins
@@ -55,5 +55,6 @@ python3 benches/scripts/report.py \
     --release-dir "$target/release" \
     --load "$results/load.txt" \
     --instructions "$results/instructions.tsv" \
+    --turns "$target/criterion/turns.tsv" \
     --out "$results"
 echo "wrote $results/results.md and $results/chart.svg"

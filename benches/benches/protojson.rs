@@ -2,15 +2,17 @@
 //! payload, direction and variant (`medium/unmarshal/shuffled`), one function
 //! per implementation. Run through `benches/run.sh`, which writes the report.
 
+use std::io::Write;
 use std::time::{Duration, Instant};
 
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, Criterion, criterion_group, criterion_main};
 use protojsonx_benches::cases::{Case, Payloads};
 
-/// The name of the extra benchmark in each variant group: protojsonx with the
-/// default options (or input), timed in turns with the group's protojsonx.
-const PAIRED_DEFAULT: &str = "protojsonx-default-paired";
+/// Where the times of the default options in each variant's turns go
+/// (appended, one line per benchmark: round, group, variant ns, default ns,
+/// operations each), for the report's variant ratios. Set by `run.sh`.
+const TURNS_ENV: &str = "PROTOJSONX_TURNS";
 
 fn suite(c: &mut Criterion) {
     let payloads = Payloads::new();
@@ -65,10 +67,11 @@ fn default_of(cases: &[Case], i: usize) -> Option<usize> {
     })
 }
 
-/// Benchmarks the variant case `i` and its default `j` in turns: each is
-/// timed in chunks that alternate with untimed chunks of the other, so both
-/// see the same machine at a millisecond's distance and their ratio (the
-/// options targets) does not depend on when the host was busy.
+/// Benchmarks the variant case `i` in turns with its default `j`: criterion
+/// times the variant, in chunks that alternate with chunks of the default,
+/// and the default's chunks are timed too and written to [`TURNS_ENV`].
+/// Both sums cover the same stretch of time at a 50 µs grain, so their
+/// ratio (the options targets) does not depend on when the host was busy.
 fn bench_paired(group: &mut BenchmarkGroup<'_, WallTime>, cases: &mut [Case], i: usize, j: usize) {
     let (variant, default) = if i < j {
         let (low, high) = cases.split_at_mut(j);
@@ -78,33 +81,57 @@ fn bench_paired(group: &mut BenchmarkGroup<'_, WallTime>, cases: &mut [Case], i:
         (&mut high[0], &mut low[j])
     };
     let name = variant.implementation;
+    let group_name = variant.group();
     let (variant, default) = (&mut variant.run, &mut default.run);
-    group.bench_function(name, |b| b.iter_custom(|n| in_turns(n, variant, default)));
-    group.bench_function(PAIRED_DEFAULT, |b| {
-        b.iter_custom(|n| in_turns(n, default, variant))
+    let mut sums = (Duration::ZERO, Duration::ZERO, 0);
+    group.bench_function(name, |b| {
+        b.iter_custom(|n| {
+            let (timed, other) = in_turns(n, variant, default);
+            sums = (sums.0 + timed, sums.1 + other, sums.2 + n);
+            timed
+        })
     });
+    if sums.2 > 0
+        && let Ok(path) = std::env::var(TURNS_ENV)
+    {
+        let line = format!(
+            "{}\t{group_name}\t{}\t{}\t{}\n",
+            round(),
+            sums.0.as_nanos(),
+            sums.1.as_nanos(),
+            sums.2
+        );
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path);
+        if let Err(e) = file.and_then(|mut f| f.write_all(line.as_bytes())) {
+            panic!("cannot append to {path}: {e}");
+        }
+    }
 }
 
 /// Runs `timed` `iters` times and `other` as often, in alternating chunks
 /// of about [`TURN`] each (sized from the last chunk's time, so a 50 ns and a
-/// 200 µs operation alternate equally finely); returns the time of `timed`
-/// alone.
-fn in_turns(iters: u64, timed: &mut dyn FnMut(), other: &mut dyn FnMut()) -> Duration {
-    let mut total = Duration::ZERO;
+/// 200 µs operation alternate equally finely); returns the time of each.
+fn in_turns(iters: u64, timed: &mut dyn FnMut(), other: &mut dyn FnMut()) -> (Duration, Duration) {
+    let (mut timed_total, mut other_total) = (Duration::ZERO, Duration::ZERO);
     let mut left = iters;
     let mut chunk = 1;
     while left > 0 {
         let n = left.min(chunk);
-        (0..n).for_each(|_| other());
         let start = Instant::now();
+        (0..n).for_each(|_| other());
+        let middle = Instant::now();
         (0..n).for_each(|_| timed());
-        let elapsed = start.elapsed();
-        total += elapsed;
+        let elapsed = middle.elapsed();
+        other_total += middle - start;
+        timed_total += elapsed;
         left -= n;
         let per_op = elapsed.as_nanos() / u128::from(n);
         chunk = u64::try_from(TURN.as_nanos() / per_op.max(1)).map_or(1, |c| c.max(1));
     }
-    total
+    (timed_total, other_total)
 }
 
 /// The length of one turn of [`in_turns`]: long next to the clock's cost
