@@ -3,14 +3,15 @@
 # runs the agreement tests of protojsonx-benches; this builds the criterion
 # bench in the test profile and runs each case once (criterion's --test mode),
 # runs the allocation counter and (on two cases) the callgrind instruction
-# counter, and renders a report from their output, so benches/run.sh's
+# counter, and renders a report from their output (with the sums of the
+# variants' turns), so benches/run.sh's
 # pieces are known to work. Debug builds only.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."   # repo root
 
-cargo test -p protojsonx-benches --bench protojson -- --test
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+PROTOJSONX_TURNS="$tmp/turns.tsv" cargo test -p protojsonx-benches --bench protojson -- --test
 cargo run -q -p protojsonx-benches --bin allocs > "$tmp/allocs.tsv"
 cargo build -q -p protojsonx-benches --bins
 target=$(cargo metadata --format-version 1 --no-deps |
@@ -20,6 +21,7 @@ head -3 "$tmp/allocs.tsv" > "$tmp/two-cases.tsv"
 benches/scripts/instructions.sh "$target/debug/profile" "$tmp/two-cases.tsv" > "$tmp/instructions.tsv"
 test "$(grep -c '^small/marshal/default' "$tmp/instructions.tsv")" = 2
 python3 benches/scripts/report.py --criterion "$tmp/no-timings" --allocs "$tmp/allocs.tsv" \
-    --release-dir "$target/debug" --instructions "$tmp/instructions.tsv" --out "$tmp"
+    --release-dir "$target/debug" --instructions "$tmp/instructions.tsv" --turns "$tmp/turns.tsv" --out "$tmp"
 grep -q "## Code size" "$tmp/results.md"
+grep -q "^| order-batch/unmarshal/shuffled | " "$tmp/results.md"   # the variants' turns were written
 echo "bench smoke check passed"
