@@ -4,8 +4,8 @@
 # bench in the test profile and runs each case once (criterion's --test mode),
 # runs the allocation counter and (on two cases) the callgrind instruction
 # counter, and renders a report from their output (with the sums of the
-# variants' turns), so benches/run.sh's
-# pieces are known to work. Debug builds only.
+# variants' turns), so benches/run.sh's pieces are known to work. Debug
+# builds only.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."   # repo root
 
