@@ -91,23 +91,28 @@ fn bench_paired(group: &mut BenchmarkGroup<'_, WallTime>, cases: &mut [Case], i:
             timed
         })
     });
-    if sums.2 > 0
-        && let Ok(path) = std::env::var(TURNS_ENV)
-    {
-        let line = format!(
-            "{}\t{group_name}\t{}\t{}\t{}\n",
-            round(),
-            sums.0.as_nanos(),
-            sums.1.as_nanos(),
-            sums.2
-        );
-        let file = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&path);
-        if let Err(e) = file.and_then(|mut f| f.write_all(line.as_bytes())) {
-            panic!("cannot append to {path}: {e}");
-        }
+    if sums.2 > 0 {
+        write_turns(&group_name, sums);
+    }
+}
+
+/// Appends one line of turns to the file [`TURNS_ENV`] names, if it is set.
+fn write_turns(group: &str, (variant, default, ops): (Duration, Duration, u64)) {
+    let Ok(path) = std::env::var(TURNS_ENV) else {
+        return;
+    };
+    let line = format!(
+        "{}\t{group}\t{}\t{}\t{ops}\n",
+        round(),
+        variant.as_nanos(),
+        default.as_nanos()
+    );
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path);
+    if let Err(e) = file.and_then(|mut f| f.write_all(line.as_bytes())) {
+        panic!("cannot append to {path}: {e}");
     }
 }
 

@@ -223,16 +223,17 @@ impl<'a> Decoder<'a> {
     /// Handles a key that names no field: skips its value when unknown fields
     /// are ignored, else fails.
     pub fn unknown_field(&mut self, key: &[u8]) -> Result<(), Error> {
-        if key == b"@type"
-            && let Some((depth, seen)) = &mut self.any_body
-            && *depth == self.depth_left
-        {
+        let depth_left = self.depth_left;
+        match &mut self.any_body {
             // The type URL of the `Any` whose packed message is being read:
             // found before by the `Any` reader, skipped here.
-            if std::mem::replace(seen, true) {
-                return Err(self.duplicate("duplicate \"@type\" field".into()));
+            Some((depth, seen)) if key == b"@type" && *depth == depth_left => {
+                if std::mem::replace(seen, true) {
+                    return Err(self.duplicate("duplicate \"@type\" field".into()));
+                }
+                return self.skip_value();
             }
-            return self.skip_value();
+            _ => {}
         }
         if self.opts.ignore_unknown_fields {
             self.skip_value()
