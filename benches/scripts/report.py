@@ -142,6 +142,11 @@ def turn_ratios(per_round):
     return sorted(v / d for v, d, _ in per_round.values())
 
 
+def median(sorted_values):
+    """The middle value (the upper one of an even count); None if there are none."""
+    return sorted_values[len(sorted_values) // 2] if sorted_values else None
+
+
 def with_paired_defaults(rows, turns):
     """rows plus, after each variant group's protojsonx row, the row of the
     default protojsonx timed in turns with it (its allocations are the
@@ -275,8 +280,7 @@ def targets(results):
             continue
         pair = ((payload, direction, variant, "protojsonx"), (payload, direction, "default", "protojsonx"))
         # Timed in turns with the default: the median round's ratio.
-        ratios = turn_ratios(results.turns.get(group, {}))
-        ratio = ratios[len(ratios) // 2] if ratios else results.ratio(*pair)
+        ratio = median(turn_ratios(results.turns.get(group, {}))) or results.ratio(*pair)
         limit = 1.3 if variant == "shuffled" else 1.1
         check(f"{payload} {direction} {variant}: ≤{limit}x default-options time", ratio,
               lambda x, limit=limit: x <= limit, pair)
@@ -294,7 +298,7 @@ def turns_table(results):
         ratios = turn_ratios(per_round)
         instr = results.instruction_ratio((payload, direction, variant, "protojsonx"),
                                           (payload, direction, "default", "protojsonx"))
-        out.append(f"| {group} | {ratios[len(ratios) // 2]:.3f} | {' '.join(f'{r:.2f}' for r in ratios)} | "
+        out.append(f"| {group} | {median(ratios):.3f} | {' '.join(f'{r:.2f}' for r in ratios)} | "
                    f"{'' if instr is None else f'{instr:.3f}'} |")
     return out
 
