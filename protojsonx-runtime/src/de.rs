@@ -63,8 +63,19 @@ impl<'a> Decoder<'a> {
     }
 
     /// Consumes the `{` of an object, taking a level of the nesting budget.
+    /// A `{` right at the cursor (compact JSON) is taken inline.
     #[inline]
     fn open_object(&mut self) -> Result<(), Error> {
+        if self.depth_left > 0 && self.r.eat_here(b'{') {
+            self.depth_left -= 1;
+            return Ok(());
+        }
+        self.open_object_slow()
+    }
+
+    /// [`open_object`](Self::open_object) after whitespace, and its errors.
+    #[inline(never)]
+    fn open_object_slow(&mut self) -> Result<(), Error> {
         let found = self.r.peek();
         if found != Peek::Object {
             return Err(self.expected("object", found));
@@ -289,6 +300,15 @@ impl<'a> Decoder<'a> {
     /// Reads a bool: only `true` or `false`.
     #[inline]
     pub fn read_bool(&mut self) -> Result<bool, Error> {
+        match self.r.eat_bool() {
+            Some(value) => Ok(value),
+            None => self.read_bool_slow(),
+        }
+    }
+
+    /// [`read_bool`](Self::read_bool) after whitespace, and its errors.
+    #[inline(never)]
+    fn read_bool_slow(&mut self) -> Result<bool, Error> {
         match self.r.peek() {
             Peek::True | Peek::False => self.r.boolean(),
             found => Err(self.expected("bool", found)),

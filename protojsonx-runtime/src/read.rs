@@ -129,11 +129,34 @@ impl<'a> Reader<'a> {
     #[inline]
     fn eat(&mut self, byte: u8) -> bool {
         self.skip_whitespace();
+        self.eat_here(byte)
+    }
+
+    /// Consumes `byte` if it is the very next byte, whitespace not skipped:
+    /// the fast path of compact JSON, with the general path as fallback.
+    #[inline]
+    pub(crate) fn eat_here(&mut self, byte: u8) -> bool {
         if self.input.get(self.pos) == Some(&byte) {
             self.pos += 1;
             true
         } else {
             false
+        }
+    }
+
+    /// Consumes `true` or `false` if the input continues with it right
+    /// here, whitespace not skipped; `None` (nothing consumed) otherwise.
+    #[inline]
+    pub(crate) fn eat_bool(&mut self) -> Option<bool> {
+        let rest = &self.input[self.pos..];
+        if scan::starts_with(rest, b"true") {
+            self.pos += 4;
+            Some(true)
+        } else if scan::starts_with(rest, b"false") {
+            self.pos += 5;
+            Some(false)
+        } else {
+            None
         }
     }
 
