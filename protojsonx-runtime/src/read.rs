@@ -148,12 +148,9 @@ impl<'a> Reader<'a> {
     /// here, whitespace not skipped; `None` (nothing consumed) otherwise.
     #[inline]
     pub(crate) fn eat_bool(&mut self) -> Option<bool> {
-        let rest = &self.input[self.pos..];
-        if scan::starts_with(rest, b"true") {
-            self.pos += 4;
+        if self.eat_bytes(b"true") {
             Some(true)
-        } else if scan::starts_with(rest, b"false") {
-            self.pos += 5;
+        } else if self.eat_bytes(b"false") {
             Some(false)
         } else {
             None
@@ -224,14 +221,15 @@ impl<'a> Reader<'a> {
         Ok(true)
     }
 
-    /// Consumes `key` if the input continues with exactly these bytes: a
-    /// complete key as the encoder writes it, quotes and colon included
-    /// (`"userId":`). The fast path of speculative key matching; any other
-    /// spelling (escapes, whitespace before the colon) is read by [`key`](Self::key).
+    /// Consumes `bytes` if the input continues with exactly them, whitespace
+    /// not skipped: a literal (`true`, `null`), or a complete key as the
+    /// encoder writes it, quotes and colon included (`"userId":`), the fast
+    /// path of speculative key matching; any other spelling of a key
+    /// (escapes, whitespace before the colon) is read by [`key`](Self::key).
     #[inline]
-    pub(crate) fn eat_key(&mut self, key: &[u8]) -> bool {
-        if scan::starts_with(&self.input[self.pos..], key) {
-            self.pos += key.len();
+    pub(crate) fn eat_bytes(&mut self, bytes: &[u8]) -> bool {
+        if scan::starts_with(&self.input[self.pos..], bytes) {
+            self.pos += bytes.len();
             true
         } else {
             false
@@ -239,7 +237,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Consumes the first of `keys` (JSON spellings only) the input
-    /// continues with, as [`eat_key`](Self::eat_key); its index and bytes.
+    /// continues with, as [`eat_bytes`](Self::eat_bytes); its index and bytes.
     #[inline]
     pub(crate) fn eat_any_key(
         &mut self,
@@ -247,7 +245,7 @@ impl<'a> Reader<'a> {
     ) -> Option<(usize, &'static [u8])> {
         keys.iter()
             .enumerate()
-            .find_map(|(index, &(json, _))| self.eat_key(json).then_some((index, json)))
+            .find_map(|(index, &(json, _))| self.eat_bytes(json).then_some((index, json)))
     }
 
     /// Reads an object key and the `:` after it, at the start of a member.
@@ -536,19 +534,13 @@ impl<'a> Reader<'a> {
     #[inline]
     pub(crate) fn null(&mut self) -> bool {
         self.skip_whitespace();
-        if scan::starts_with(&self.input[self.pos..], b"null") {
-            self.pos += 4;
-            true
-        } else {
-            false
-        }
+        self.eat_bytes(b"null")
     }
 
     /// Consumes the literal `word`, which the caller has peeked the first byte of.
     #[inline]
     fn literal(&mut self, word: &'static [u8]) -> Result<(), Error> {
-        if scan::starts_with(&self.input[self.pos..], word) {
-            self.pos += word.len();
+        if self.eat_bytes(word) {
             Ok(())
         } else {
             let kind = if word.starts_with(&self.input[self.pos..]) {
