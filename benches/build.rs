@@ -9,7 +9,7 @@
 //! - prost-reflect: the encoded `FileDescriptorSet` in `OUT_DIR/descriptors.bin`.
 //!
 //! `.proto` files are parsed by protojsonx's `Builder` (in Rust, by
-//! protobuf-parse); no `protoc` is needed.
+//! protox); no `protoc` is needed.
 
 use std::io;
 use std::path::{Path, PathBuf};

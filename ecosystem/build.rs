@@ -8,7 +8,7 @@
 //! - `pbjson/`: prost-build structs over `pbjson-types` plus pbjson-build's
 //!   serde code, always made here, for the migration comparison.
 //!
-//! No `protoc` is needed: descriptors come from protobuf-parse.
+//! No `protoc` is needed: descriptors come from protox.
 
 use std::path::{Path, PathBuf};
 

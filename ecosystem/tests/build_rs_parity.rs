@@ -1,8 +1,8 @@
-//! The build.rs front end makes the same code whether protobuf-parse reads the
+//! The build.rs front end makes the same code whether protox reads the
 //! .proto files (no `protoc` anywhere) or `protoc` does (`PROTOC` set).
 //!
 //! Both carry the .proto comments as doc comments: protoc's source info in
-//! one case, the same rebuilt from the text in the other.
+//! one case, protox's in the other.
 
 use std::path::{Path, PathBuf};
 
@@ -72,7 +72,7 @@ fn files(dir: &Path) -> Vec<(PathBuf, String)> {
 
 /// The only test in this binary, so setting `PROTOC` races with nothing.
 #[test]
-fn protoc_and_protobuf_parse_generate_identical_code() {
+fn protoc_and_protox_generate_identical_code() {
     let tmp = std::env::temp_dir().join(format!("protojsonx-parity-{}", std::process::id()));
     let (pure, protoc) = (tmp.join("pure"), tmp.join("protoc"));
     generate(&pure);
@@ -93,7 +93,7 @@ fn protoc_and_protobuf_parse_generate_identical_code() {
         assert_eq!(name_a, name_b);
         assert!(
             text_a == text_b,
-            "{} differs between protobuf-parse and protoc",
+            "{} differs between protox and protoc",
             name_a.display()
         );
     }

@@ -20,15 +20,16 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
-use prost::Message;
 use prost_types::{FileDescriptorProto, FileDescriptorSet};
 
 use crate::config::Config;
 
 /// Compiles `.proto` files from build.rs into `<package>.rs` files in `OUT_DIR`.
 ///
-/// The files are parsed in Rust by protobuf-parse; when the `PROTOC`
-/// environment variable names a `protoc` binary, that is used instead.
+/// The files are parsed in Rust by [protox](https://docs.rs/protox), with the
+/// `google/protobuf/*.proto` files taken from its bundled copy first; when the
+/// `PROTOC` environment variable names a `protoc` binary, that is used instead.
+/// Both make the same code.
 #[derive(Debug, Clone, Default)]
 pub struct Builder {
     config: Config,
@@ -55,6 +56,21 @@ impl Builder {
         self
     }
 
+    /// Also writes `name` (like `"mod.rs"`) beside the package files: the
+    /// module tree of every package, to `include!` once instead of one
+    /// `include!` per package (see [`Config::include_file`]).
+    ///
+    /// ```ignore
+    /// // src/lib.rs, after `.include_file("mod.rs")` in build.rs
+    /// include!(concat!(env!("OUT_DIR"), "/mod.rs"));
+    /// // google::api::HttpRule, google::r#type::Date, ...
+    /// register_all_protojsonx_types();
+    /// ```
+    pub fn include_file(&mut self, name: impl Into<String>) -> &mut Self {
+        self.config.include_file(name);
+        self
+    }
+
     /// Changes the generation settings, shared with the protoc plugin.
     pub fn configure(&mut self, change: impl FnOnce(&mut Config)) -> &mut Self {
         change(&mut self.config);
@@ -78,52 +94,15 @@ impl Builder {
         &self,
         protos: &[impl AsRef<Path>],
     ) -> io::Result<(FileDescriptorSet, Vec<String>)> {
-        let mut parser = protobuf_parse::Parser::new();
-        match std::env::var_os("PROTOC") {
-            Some(protoc) => parser
-                .protoc()
-                .protoc_path(Path::new(&protoc))
-                .protoc_extra_args(["--include_source_info"]),
-            None => parser.pure(),
-        };
-        parser
-            .includes(&self.includes)
-            .inputs(protos.iter().map(AsRef::as_ref));
-        let parsed = parser
-            .parse_and_typecheck()
-            .map_err(|e| io::Error::other(format!("{e:#}")))?;
-        let names: Vec<String> = parsed
-            .relative_paths
-            .iter()
-            .map(|p| p.to_string())
-            .collect();
-        let mut set = protobuf::descriptor::FileDescriptorSet::new();
-        set.file = parsed.file_descriptors;
-        let mut set =
-            FileDescriptorSet::decode(protobuf::Message::write_to_bytes(&set)?.as_slice())?;
-        self.add_comments(&mut set.file);
-        for proto in protos {
-            println!("cargo:rerun-if-changed={}", proto.as_ref().display());
+        let paths: Vec<&Path> = protos.iter().map(AsRef::as_ref).collect();
+        let parsed = crate::parse::descriptors(&self.includes, &paths)?;
+        for proto in &paths {
+            println!("cargo:rerun-if-changed={}", proto.display());
         }
         for dir in &self.includes {
             println!("cargo:rerun-if-changed={}", dir.display());
         }
-        Ok((set, names))
-    }
-
-    /// Gives the files protobuf-parse's own parser read (which records no
-    /// source info) the comments protoc would, so both ways of parsing make
-    /// the same doc comments. Files not found under an include path keep none.
-    fn add_comments(&self, files: &mut [FileDescriptorProto]) {
-        for file in files.iter_mut().filter(|f| f.source_code_info.is_none()) {
-            let text = self
-                .includes
-                .iter()
-                .find_map(|dir| std::fs::read_to_string(dir.join(file.name())).ok());
-            if let Some(text) = text {
-                file.source_code_info = Some(crate::comments::source_code_info(&text, file));
-            }
-        }
+        Ok(parsed)
     }
 
     /// Generates code for the files named in `to_generate`, out of an already

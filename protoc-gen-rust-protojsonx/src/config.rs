@@ -30,6 +30,7 @@ pub struct Config {
     pub(crate) enable_type_names: bool,
     pub(crate) json_only: bool,
     pub(crate) serde: bool,
+    pub(crate) include_file: Option<String>,
 }
 
 impl Config {
@@ -102,6 +103,18 @@ impl Config {
     /// protojsonx-runtime's `serde` cargo feature.
     pub fn serde(&mut self) -> &mut Self {
         self.serde = true;
+        self
+    }
+
+    /// Also writes `name` (like `mod.rs`), a module tree for all generated
+    /// packages, as prost-build's `include_file`: nested `pub mod`s by
+    /// package, each `include!`ing its package's files (named relative to
+    /// the tree, which is written beside them), and
+    /// `register_all_protojsonx_types()` registering every package's messages
+    /// for `google.protobuf.Any`. With [`json_only`](Self::json_only), each
+    /// package includes the struct file (`<package>.rs`) too.
+    pub fn include_file(&mut self, name: impl Into<String>) -> &mut Self {
+        self.include_file = Some(name.into());
         self
     }
 
@@ -187,11 +200,13 @@ impl Config {
             "enable_type_names" => drop(self.enable_type_names()),
             "json_only" => drop(self.json_only()),
             "serde" => drop(self.serde()),
+            "include_file" => drop(self.include_file(need()?)),
             "" => {}
             _ => {
                 return Err(format!(
                     "unknown parameter `{key}`; known: extern_path, btree_map, bytes, boxed, \
-                     compile_well_known_types, retain_enum_prefix, enable_type_names, json_only, serde"
+                     compile_well_known_types, retain_enum_prefix, enable_type_names, json_only, serde, \
+                     include_file"
                 ));
             }
         }
@@ -251,8 +266,10 @@ mod tests {
         config.apply_parameter("extern_path=.a=::b").unwrap();
         config.apply_parameter("btree_map=.").unwrap();
         config.apply_parameter("json_only").unwrap();
+        config.apply_parameter("include_file=mod.rs").unwrap();
         assert_eq!(config.extern_paths, [(".a".to_string(), "::b".to_string())]);
         assert!(config.json_only);
+        assert_eq!(config.include_file.as_deref(), Some("mod.rs"));
         let err = config.apply_parameter("frobnicate=1").unwrap_err();
         assert!(err.starts_with("unknown parameter `frobnicate`"), "{err}");
         assert!(config.apply_parameter("bytes").is_err());

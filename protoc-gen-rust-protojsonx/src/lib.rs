@@ -4,7 +4,8 @@
 //!
 //! - **Front ends** read descriptors: the protoc/buf plugin ([`execute`], the
 //!   `protoc-gen-rust-protojsonx` binary) and the build.rs [`Builder`], which
-//!   parses `.proto` files in Rust (no `protoc` needed). Both fill one [`Config`].
+//!   parses `.proto` files in Rust with protox (no `protoc` needed). Both fill
+//!   one [`Config`].
 //! - [`model`] resolves descriptors into what JSON needs: fields with their
 //!   names, shapes and kinds, and every Rust name made by [`ident`], by
 //!   prost-build's rules.
@@ -14,7 +15,6 @@
 //!   structs, unless the JSON code alone is wanted ([`Config::json_only`]).
 
 mod builder;
-mod comments;
 mod config;
 mod emit;
 // `ident` and `model` are internals, public only for this crate's own tests:
@@ -23,6 +23,7 @@ mod emit;
 pub mod ident;
 #[doc(hidden)]
 pub mod model;
+mod parse;
 mod plugin;
 
 use prost_build::Module;
@@ -88,17 +89,23 @@ pub fn generate(
         to_generate.iter().any(|name| name == f.name())
             || (config.compile_well_known_types && f.package() == "google.protobuf")
     };
-    let packages: Vec<&str> = files
+    if let Some(file) = files.iter().find(|f| wanted(f) && f.syntax() == "editions") {
+        return Err(parse::editions_unsupported(file.name()));
+    }
+    let mut packages: Vec<&str> = files
         .iter()
         .filter(|f| wanted(f))
         .map(|f| f.package())
         .collect();
+    packages.sort_unstable();
+    packages.dedup();
     let selected: Vec<FileDescriptorProto> = files
         .iter()
         .filter(|f| packages.contains(&f.package()))
         .cloned()
         .collect();
-    let json_code: Vec<(Module, String)> = model::packages(&selected, config)
+    let models = model::packages(&selected, config);
+    let json_code: Vec<(Module, String)> = models
         .iter()
         .map(|package| {
             (
@@ -107,43 +114,95 @@ pub fn generate(
             )
         })
         .collect();
-    let mut out = Vec::new();
-    if config.json_only {
-        for (module, content) in json_code {
-            let name = format!(
-                "{}.protojsonx.rs",
-                module.to_file_name_or("_").trim_end_matches(".rs")
-            );
-            out.push(GeneratedFile { name, content });
-        }
-    } else {
-        let requests = files
-            .iter()
-            .map(|f| (Module::from_protobuf_package_name(f.package()), f.clone()))
-            .collect();
-        let structs = config
-            .prost_config()
-            .generate(requests)
-            .map_err(|e| format!("prost-build failed: {e}"))?;
-        for (module, mut content) in structs {
-            if !packages
-                .iter()
-                .any(|p| Module::from_protobuf_package_name(p) == module)
-            {
-                continue;
-            }
-            if let Some((_, json)) = json_code.iter().find(|(m, _)| *m == module) {
-                content.push('\n');
-                content.push_str(json);
-            }
-            out.push(GeneratedFile {
-                name: module.to_file_name_or("_"),
+    let mut out = if config.json_only {
+        json_code
+            .into_iter()
+            .map(|(module, content)| GeneratedFile {
+                name: json_file_name(&module),
                 content,
-            });
-        }
+            })
+            .collect()
+    } else {
+        with_structs(config, files, &packages, json_code)?
+    };
+    if let Some(name) = &config.include_file {
+        let tree = tree_packages(config, &packages, &models);
+        out.push(GeneratedFile {
+            name: name.clone(),
+            content: emit::tree::file(&tree),
+        });
     }
     out.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(out)
+}
+
+/// The name of a package's file of JSON code alone: `<package>.protojsonx.rs`.
+fn json_file_name(module: &Module) -> String {
+    format!(
+        "{}.protojsonx.rs",
+        module.to_file_name_or("_").trim_end_matches(".rs")
+    )
+}
+
+/// prost-build's struct files of `packages`, each with the package's JSON
+/// code appended. prost-build sees all of `files`, to resolve every type.
+fn with_structs(
+    config: &Config,
+    files: &[FileDescriptorProto],
+    packages: &[&str],
+    json_code: Vec<(Module, String)>,
+) -> Result<Vec<GeneratedFile>, String> {
+    let requests = files
+        .iter()
+        .map(|f| (Module::from_protobuf_package_name(f.package()), f.clone()))
+        .collect();
+    let structs = config
+        .prost_config()
+        .generate(requests)
+        .map_err(|e| format!("prost-build failed: {e}"))?;
+    let mut out = Vec::new();
+    for (module, mut content) in structs {
+        if !packages
+            .iter()
+            .any(|p| Module::from_protobuf_package_name(p) == module)
+        {
+            continue;
+        }
+        if let Some((_, json)) = json_code.iter().find(|(m, _)| *m == module) {
+            content.push('\n');
+            content.push_str(json);
+        }
+        out.push(GeneratedFile {
+            name: module.to_file_name_or("_"),
+            content,
+        });
+    }
+    Ok(out)
+}
+
+/// What the module tree includes for each generated package: its struct file
+/// (with the JSON code in it, or beside it in a `json_only` file).
+fn tree_packages(
+    config: &Config,
+    packages: &[&str],
+    models: &[model::Package],
+) -> Vec<emit::tree::PackageFiles> {
+    packages
+        .iter()
+        .map(|&package| {
+            let module = Module::from_protobuf_package_name(package);
+            let model = models.iter().find(|m| m.name == package);
+            let mut files = vec![module.to_file_name_or("_")];
+            if config.json_only && model.is_some() {
+                files.push(json_file_name(&module));
+            }
+            emit::tree::PackageFiles {
+                package: package.to_string(),
+                files,
+                registers: model.is_some_and(|m| !m.messages.is_empty()),
+            }
+        })
+        .collect()
 }
 
 /// The serde impls of a package's messages when [`Config::serde`] is on.

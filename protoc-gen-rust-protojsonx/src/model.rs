@@ -37,6 +37,13 @@ pub struct Message {
     pub oneofs: Vec<Oneof>,
 }
 
+impl Message {
+    /// Whether the message's JSON code names a field prost marks `#[deprecated]`.
+    pub fn uses_deprecated(&self) -> bool {
+        self.fields.iter().any(|f| f.deprecated)
+    }
+}
+
 /// One field of a message.
 #[derive(Debug)]
 pub struct Field {
@@ -47,6 +54,9 @@ pub struct Field {
     /// The struct field's Rust name (for oneof members: the variant's name).
     pub rust_name: String,
     pub shape: Shape,
+    /// `[deprecated = true]`: prost marks the field (or oneof variant)
+    /// `#[deprecated]`, so code using it must allow that.
+    pub deprecated: bool,
 }
 
 /// How a field is stored in the prost struct, which decides when it is written.
@@ -329,6 +339,7 @@ impl Builder<'_> {
             json_name,
             rust_name,
             shape,
+            deprecated: f.options.as_ref().is_some_and(|o| o.deprecated()),
         }
     }
 

@@ -10,6 +10,7 @@ mod encode;
 mod enums;
 mod rt;
 pub mod serde;
+pub mod tree;
 
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
@@ -45,7 +46,11 @@ fn message(message: &Message) -> TokenStream {
     let size_hint = rt::size_hint();
     let write_body = encode::body(message);
     let read_body = decode::body(message);
+    let allow = message
+        .uses_deprecated()
+        .then(|| quote!(#[allow(deprecated)]));
     quote! {
+        #allow
         impl #trait_path for #ty {
             fn size_hint() -> &'static #size_hint {
                 static HINT: #size_hint = #size_hint::new();

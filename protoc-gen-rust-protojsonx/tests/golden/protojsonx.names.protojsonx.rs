@@ -516,6 +516,120 @@ impl ::protojsonx_runtime::ProtoJson for Result {
         )
     }
 }
+#[allow(deprecated)]
+impl ::protojsonx_runtime::ProtoJson for Retired {
+    fn size_hint() -> &'static ::protojsonx_runtime::__private::SizeHint {
+        static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
+        &HINT
+    }
+    fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
+        let object = e.begin_object();
+        if e.emit_unpopulated() || self.old_count != 0 {
+            e.field(b",\"oldCount\":", b",\"old_count\":");
+            e.i32(self.old_count);
+        }
+        if e.emit_unpopulated() || !self.old_tags.is_empty() {
+            e.field(b",\"oldTags\":", b",\"old_tags\":");
+            e.list(&self.old_tags, |e, v| e.string(v));
+        }
+        if e.emit_unpopulated() || !self.old_map.is_empty() {
+            e.field(b",\"oldMap\":", b",\"old_map\":");
+            e.map(&self.old_map, |e, v| e.i32(*v));
+        }
+        if let ::core::option::Option::Some(v) = &self.old_next {
+            e.field(b",\"oldNext\":", b",\"old_next\":");
+            e.message(v);
+        }
+        match &self.old_choice {
+            ::core::option::Option::Some(retired::OldChoice::OldText(v)) => {
+                e.field(b",\"oldText\":", b",\"old_text\":");
+                e.string(v);
+            }
+            ::core::option::Option::Some(retired::OldChoice::OldKind(v)) => {
+                e.field(b",\"oldKind\":", b",\"old_kind\":");
+                e.enumeration::<RetiredKind>(*v);
+            }
+            ::core::option::Option::None => {}
+        }
+        if e.emit_unpopulated() || self.kind != 0 {
+            e.field(b",\"kind\":", b",\"kind\":");
+            e.enumeration::<RetiredKind>(self.kind);
+        }
+        e.end_object(object);
+    }
+    fn read_json(
+        &mut self,
+        d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
+    ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+        let mut seen_oneofs = [false; 1];
+        d.read_fields(
+            &[
+                (b"\"oldCount\":", b"\"old_count\":"),
+                (b"\"oldTags\":", b"\"old_tags\":"),
+                (b"\"oldMap\":", b"\"old_map\":"),
+                (b"\"oldNext\":", b"\"old_next\":"),
+                (b"\"oldText\":", b"\"old_text\":"),
+                (b"\"oldKind\":", b"\"old_kind\":"),
+                (b"\"kind\":", b"\"kind\":"),
+            ],
+            |key| match key {
+                b"oldCount" | b"old_count" => ::core::option::Option::Some(0),
+                b"oldTags" | b"old_tags" => ::core::option::Option::Some(1),
+                b"oldMap" | b"old_map" => ::core::option::Option::Some(2),
+                b"oldNext" | b"old_next" => ::core::option::Option::Some(3),
+                b"oldText" | b"old_text" => ::core::option::Option::Some(4),
+                b"oldKind" | b"old_kind" => ::core::option::Option::Some(5),
+                b"kind" => ::core::option::Option::Some(6),
+                _ => ::core::option::Option::None,
+            },
+            |d, field| {
+                match field {
+                    0 if !d.take_null() => {
+                        self.old_count = d.read_i32()?;
+                    }
+                    1 if !d.take_null() => {
+                        d.read_list(&mut self.old_tags, |d| d.read_string())?;
+                    }
+                    2 if !d.take_null() => {
+                        d.read_map(&mut self.old_map, |d| d.read_i32())?;
+                    }
+                    3 if !d.take_null() => {
+                        d.read_message(
+                            self
+                                .old_next
+                                .get_or_insert_with(::core::default::Default::default),
+                        )?;
+                    }
+                    4 if !d.take_null() => {
+                        d.mark_oneof(&mut seen_oneofs[0], "old_choice")?;
+                        self.old_choice = ::core::option::Option::Some(
+                            retired::OldChoice::OldText(d.read_string()?),
+                        );
+                    }
+                    5 if !d.take_null() => {
+                        d.mark_oneof(&mut seen_oneofs[0], "old_choice")?;
+                        if let ::core::option::Option::Some(v) = d
+                            .read_enum::<RetiredKind>()?
+                        {
+                            self.old_choice = ::core::option::Option::Some(
+                                retired::OldChoice::OldKind(v),
+                            );
+                        }
+                    }
+                    6 if !d.take_null() => {
+                        if let ::core::option::Option::Some(v) = d
+                            .read_enum::<RetiredKind>()?
+                        {
+                            self.kind = v;
+                        }
+                    }
+                    _ => {}
+                }
+                ::core::result::Result::Ok(())
+            },
+        )
+    }
+}
 impl ::protojsonx_runtime::__private::JsonEnum for r#type::Async {
     const NAME: &'static str = "protojsonx.names.Type.Async";
     fn name_of(v: i32) -> ::core::option::Option<&'static str> {
@@ -552,6 +666,23 @@ impl ::protojsonx_runtime::__private::JsonEnum for TrafficLight {
         }
     }
 }
+impl ::protojsonx_runtime::__private::JsonEnum for RetiredKind {
+    const NAME: &'static str = "protojsonx.names.RetiredKind";
+    fn name_of(v: i32) -> ::core::option::Option<&'static str> {
+        match v {
+            0 => ::core::option::Option::Some("RETIRED_KIND_UNSPECIFIED"),
+            1 => ::core::option::Option::Some("RETIRED_KIND_GONE"),
+            _ => ::core::option::Option::None,
+        }
+    }
+    fn value_of(name: &[u8]) -> ::core::option::Option<i32> {
+        match name {
+            b"RETIRED_KIND_UNSPECIFIED" => ::core::option::Option::Some(0),
+            b"RETIRED_KIND_GONE" => ::core::option::Option::Some(1),
+            _ => ::core::option::Option::None,
+        }
+    }
+}
 /// Registers the messages of this package with protojsonx's type
 /// registry, so that `google.protobuf.Any` values holding them can be
 /// written and read as ProtoJSON. Call it once at startup; calling it
@@ -564,4 +695,5 @@ pub fn register_protojsonx_types() {
     ::protojsonx_runtime::register::<conflict::Kind>("protojsonx.names.Conflict.Kind");
     ::protojsonx_runtime::register::<Option>("protojsonx.names.Option");
     ::protojsonx_runtime::register::<Result>("protojsonx.names.Result");
+    ::protojsonx_runtime::register::<Retired>("protojsonx.names.Retired");
 }

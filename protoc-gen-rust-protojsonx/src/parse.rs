@@ -1,0 +1,220 @@
+//! How the build.rs front end turns `.proto` files into descriptors: in Rust
+//! by [protox], or by the `protoc` that the `PROTOC` environment variable
+//! names. Both give descriptors with source info, so both make the same code,
+//! doc comments included.
+//!
+//! protox resolves the `google/protobuf/*.proto` files from its bundled copy
+//! before the include directories: prost maps those types to prost-types
+//! anyway, and trees that vendor a newer `descriptor.proto` (googleapis,
+//! buf exports) would otherwise stop at syntax protox does not read yet.
+
+use std::fmt::Write as _;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use miette::Diagnostic;
+use prost::Message;
+use prost_types::FileDescriptorSet;
+use protox::file::{ChainFileResolver, GoogleFileResolver, IncludeFileResolver};
+
+/// The descriptors of `protos` and of everything they import, and the names
+/// of `protos` as the descriptors spell them (relative to their include
+/// directory).
+pub(crate) fn descriptors(
+    includes: &[PathBuf],
+    protos: &[&Path],
+) -> io::Result<(FileDescriptorSet, Vec<String>)> {
+    match std::env::var_os("PROTOC") {
+        Some(protoc) => with_protoc(Path::new(&protoc), includes, protos),
+        None => with_protox(includes, protos),
+    }
+}
+
+fn with_protox(
+    includes: &[PathBuf],
+    protos: &[&Path],
+) -> io::Result<(FileDescriptorSet, Vec<String>)> {
+    let mut resolver = ChainFileResolver::new();
+    resolver.add(GoogleFileResolver::new());
+    for dir in includes {
+        resolver.add(IncludeFileResolver::new(dir.clone()));
+    }
+    let mut compiler = protox::Compiler::with_file_resolver(resolver);
+    compiler.include_imports(true).include_source_info(true);
+    compiler
+        .open_files(protos)
+        .map_err(|e| io::Error::other(diagnostic(&e, includes)))?;
+    let names = compiler
+        .files()
+        .filter(|f| !f.is_import())
+        .map(|f| f.name().to_string())
+        .collect();
+    Ok((compiler.file_descriptor_set(), names))
+}
+
+fn with_protoc(
+    protoc: &Path,
+    includes: &[PathBuf],
+    protos: &[&Path],
+) -> io::Result<(FileDescriptorSet, Vec<String>)> {
+    let out = std::env::temp_dir().join(format!(
+        "protojsonx-{}-{:?}.fds",
+        std::process::id(),
+        std::thread::current().id()
+    ));
+    let mut command = Command::new(protoc);
+    command
+        .arg("--include_imports")
+        .arg("--include_source_info")
+        .arg(format!("--descriptor_set_out={}", out.display()));
+    for dir in includes {
+        command.arg(format!("--proto_path={}", dir.display()));
+    }
+    command.args(protos);
+    let output = command
+        .output()
+        .map_err(|e| io::Error::other(format!("cannot run protoc `{}`: {e}", protoc.display())))?;
+    if !output.status.success() {
+        return Err(io::Error::other(format!(
+            "protoc failed: {}",
+            String::from_utf8_lossy(&output.stderr).trim_end()
+        )));
+    }
+    let bytes = std::fs::read(&out);
+    let _ = std::fs::remove_file(&out);
+    let set = FileDescriptorSet::decode(bytes?.as_slice())?;
+    let names = protos
+        .iter()
+        .map(|p| name_under(includes, p))
+        .collect::<io::Result<_>>()?;
+    Ok((set, names))
+}
+
+/// The name protoc gives `proto`: its path under the first include directory
+/// holding it, with `/` separators.
+fn name_under(includes: &[PathBuf], proto: &Path) -> io::Result<String> {
+    includes
+        .iter()
+        .find_map(|dir| proto.strip_prefix(dir).ok())
+        .map(|rest| {
+            rest.components()
+                .map(|c| c.as_os_str().to_string_lossy())
+                .collect::<Vec<_>>()
+                .join("/")
+        })
+        .ok_or_else(|| {
+            io::Error::other(format!(
+                "`{}` is not under any include directory",
+                proto.display()
+            ))
+        })
+}
+
+/// A protox error as one readable diagnostic: `file:line:column: message`,
+/// then the offending line with a caret under the column. Errors without a
+/// location are their message alone (after the file, if known).
+fn diagnostic(error: &protox::Error, includes: &[PathBuf]) -> String {
+    if let Some(help) = edition_help(error, includes) {
+        return help;
+    }
+    let message = error.to_string();
+    let label = error.labels().and_then(|mut labels| labels.next());
+    let everything = miette::SourceSpan::from((0, 0));
+    let source = error
+        .source_code()
+        .and_then(|source| source.read_span(&everything, 0, usize::MAX / 2).ok());
+    let (Some(label), Some(source)) = (label, source) else {
+        return match error.file() {
+            Some(file) => format!("{file}: {message}"),
+            None => message,
+        };
+    };
+    let text = String::from_utf8_lossy(source.data());
+    let file = source.name().or(error.file()).unwrap_or("<input>");
+    let (line, column, line_text) = locate(&text, label.offset());
+    let mut out = format!("{file}:{line}:{column}: {message}");
+    if let Some(what) = label.label() {
+        let _ = write!(out, " ({what})");
+    }
+    let gutter = line.to_string();
+    let _ = write!(
+        out,
+        "\n{gutter} | {line_text}\n{:w$} | {:c$}^",
+        "",
+        "",
+        w = gutter.len(),
+        c = column - 1
+    );
+    out
+}
+
+/// The 1-based line and column (in characters) of byte `offset` in `text`,
+/// and the text of that line.
+fn locate(text: &str, offset: usize) -> (usize, usize, &str) {
+    let offset = offset.min(text.len());
+    let start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
+    let line = text[..start].matches('\n').count() + 1;
+    let column = text[start..offset].chars().count() + 1;
+    (line, column, text[start..end].trim_end_matches('\r'))
+}
+
+/// prost (and protox) read no editions yet: a file starting with `edition`
+/// gets one line saying so instead of a parse error at that word.
+fn edition_help(error: &protox::Error, includes: &[PathBuf]) -> Option<String> {
+    let name = error.file()?;
+    let text = includes
+        .iter()
+        .find_map(|dir| std::fs::read_to_string(dir.join(name)).ok())?;
+    declares_edition(&text).then(|| editions_unsupported(name))
+}
+
+/// Whether a .proto file's text declares an edition (`edition = "2023";`).
+fn declares_edition(text: &str) -> bool {
+    text.lines()
+        .map(str::trim_start)
+        .any(|line| line.starts_with("edition") && line[7..].trim_start().starts_with('='))
+}
+
+/// The error for a file written in an edition, whichever front end found it.
+pub(crate) fn editions_unsupported(file: &str) -> String {
+    format!(
+        "`{file}` uses protobuf editions (`edition = ...`), which prost does not support yet \
+         (tokio-rs/prost#1031): use `syntax = \"proto3\"` or `\"proto2\"`"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn editions_are_recognised_by_their_declaration() {
+        assert!(declares_edition("// x\nedition = \"2023\";\n"));
+        assert!(declares_edition("  edition=\"2024\";"));
+        assert!(!declares_edition(
+            "syntax = \"proto3\";\nmessage edition {}"
+        ));
+        assert!(!declares_edition("message M { string editions = 1; }"));
+    }
+
+    #[test]
+    fn offsets_become_lines_and_columns() {
+        let text = "a\r\nbé c\nd";
+        assert_eq!(locate(text, 0), (1, 1, "a"));
+        assert_eq!(locate(text, 7), (2, 4, "bé c"));
+        assert_eq!(locate(text, 9), (3, 1, "d"));
+        assert_eq!(locate(text, 99), (3, 2, "d"));
+    }
+
+    #[test]
+    fn names_are_relative_to_their_include_directory() {
+        let includes = [PathBuf::from("proto"), PathBuf::from("vendor")];
+        assert_eq!(
+            name_under(&includes, Path::new("vendor/a/b.proto")).unwrap(),
+            "a/b.proto"
+        );
+        assert!(name_under(&includes, Path::new("elsewhere/c.proto")).is_err());
+    }
+}

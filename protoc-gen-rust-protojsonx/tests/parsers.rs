@@ -1,0 +1,190 @@
+//! The build.rs front end's parsing (protox, no protoc) against protoc: the
+//! same comments in every position, real trees with a current
+//! `descriptor.proto`, and errors that name the file, line and column.
+
+use std::path::{Path, PathBuf};
+
+use prost::Message;
+use prost_types::{FileDescriptorProto, FileDescriptorSet};
+use protoc_gen_rust_protojsonx::Builder;
+
+fn comments_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/comments")
+}
+
+/// protoc's descriptor of `tests/comments/<name>`, with source info.
+fn protoc_descriptor(name: &str) -> FileDescriptorProto {
+    let out = std::env::temp_dir().join(format!(
+        "protojsonx-parsers-{}-{name}.pb",
+        std::process::id()
+    ));
+    let status = std::process::Command::new(protoc_bin_vendored::protoc_bin_path().unwrap())
+        .arg("-I")
+        .arg(comments_dir())
+        .arg("-I")
+        .arg(protoc_bin_vendored::include_path().unwrap())
+        .arg("--include_source_info")
+        .arg(format!("--descriptor_set_out={}", out.display()))
+        .arg(comments_dir().join(name))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let set = FileDescriptorSet::decode(&*std::fs::read(&out).unwrap()).unwrap();
+    std::fs::remove_file(&out).unwrap();
+    set.file.into_iter().next().unwrap()
+}
+
+/// The code `Builder` writes for `tests/comments/<name>`: parsed by protox,
+/// or (`protoc_set`) from protoc's descriptors, as with `PROTOC` set.
+fn generated(name: &str, protoc_set: Option<FileDescriptorSet>) -> Vec<(String, String)> {
+    let tag = if protoc_set.is_some() {
+        "protoc"
+    } else {
+        "protox"
+    };
+    let out = std::env::temp_dir().join(format!("protojsonx-{tag}-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&out).unwrap();
+    let mut builder = Builder::new();
+    builder.include(comments_dir()).out_dir(&out);
+    match protoc_set {
+        Some(set) => builder.compile_fds(set, &[name.to_string()]),
+        None => builder.compile(&[comments_dir().join(name)]),
+    }
+    .unwrap();
+    let mut files: Vec<(String, String)> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| {
+            let path = e.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read_to_string(&path).unwrap())
+        })
+        .collect();
+    files.sort();
+    std::fs::remove_dir_all(&out).unwrap();
+    files
+}
+
+/// Checks that protox and protoc make the same code, doc comments included,
+/// returning how many doc comment lines it has.
+fn check_same_code(name: &str) -> usize {
+    let protoc = FileDescriptorSet {
+        file: vec![protoc_descriptor(name)],
+    };
+    let (ours, theirs) = (generated(name, None), generated(name, Some(protoc)));
+    assert_eq!(
+        ours, theirs,
+        "{name}: protox and protoc make different code"
+    );
+    ours.iter()
+        .map(|(_, code)| code.matches("/// ").count())
+        .sum()
+}
+
+#[test]
+fn comments_match_protoc_in_every_position() {
+    // The file comments nearly every element: the comparison is not vacuous.
+    let documented = check_same_code("every_position.proto");
+    assert!(documented > 20, "only {documented} doc comment lines");
+}
+
+/// CRLF line ends and proto3 `optional`.
+#[test]
+fn comments_match_protoc_with_crlf_and_proto3_optional() {
+    assert!(check_same_code("proto3_crlf.proto") >= 3);
+}
+
+/// A tree that vendors a current `descriptor.proto` (extension ranges with
+/// `declaration` options, which protox cannot read yet) compiles: the Google
+/// files come from protox's bundled copy first.
+#[test]
+fn a_tree_with_a_current_descriptor_proto_compiles() {
+    let vendored = protoc_bin_vendored::include_path().unwrap();
+    let descriptor = std::fs::read_to_string(vendored.join("google/protobuf/descriptor.proto"));
+    assert!(
+        descriptor.unwrap().contains("declaration"),
+        "a current descriptor.proto"
+    );
+    let out = std::env::temp_dir().join(format!("protojsonx-current-{}", std::process::id()));
+    std::fs::create_dir_all(&out).unwrap();
+    Builder::new()
+        .include(comments_dir())
+        .include(&vendored)
+        .out_dir(&out)
+        .compile(&[comments_dir().join("custom_options.proto")])
+        .unwrap();
+    let code = std::fs::read_to_string(out.join("comments.options.rs")).unwrap();
+    assert!(code.contains("impl ::protojsonx_runtime::ProtoJson for Annotated"));
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+#[test]
+fn an_edition_file_gets_one_line_saying_prost_has_no_editions() {
+    let err = Builder::new()
+        .include(comments_dir())
+        .out_dir(std::env::temp_dir())
+        .compile(&[comments_dir().join("editions.proto")])
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        err,
+        "`editions.proto` uses protobuf editions (`edition = ...`), which prost does not \
+         support yet (tokio-rs/prost#1031): use `syntax = \"proto3\"` or `\"proto2\"`"
+    );
+}
+
+/// The plugin and `PROTOC` paths get descriptors that protoc made from an
+/// edition file; `generate` refuses them with the same line.
+#[test]
+fn edition_descriptors_are_refused_by_the_generator() {
+    let file = FileDescriptorProto {
+        name: Some("ed.proto".into()),
+        syntax: Some("editions".into()),
+        ..Default::default()
+    };
+    let config = protoc_gen_rust_protojsonx::Config::new();
+    let err = protoc_gen_rust_protojsonx::generate(&config, &[file], &["ed.proto".into()]);
+    assert!(
+        err.unwrap_err()
+            .starts_with("`ed.proto` uses protobuf editions")
+    );
+}
+
+#[test]
+fn syntax_errors_name_the_file_line_and_column_and_show_the_line() {
+    let dir = std::env::temp_dir().join(format!("protojsonx-syntax-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("bad")).unwrap();
+    let text = "syntax = \"proto3\";\n\nmessage Broken {\n  int32 x = ;\n}\n";
+    std::fs::write(dir.join("bad/broken.proto"), text).unwrap();
+    let err = Builder::new()
+        .include(&dir)
+        .out_dir(&dir)
+        .compile(&[dir.join("bad/broken.proto")])
+        .unwrap_err()
+        .to_string();
+    std::fs::remove_dir_all(&dir).unwrap();
+    let lines: Vec<&str> = err.lines().collect();
+    assert!(lines[0].starts_with("bad/broken.proto:4:13: "), "{err}");
+    assert_eq!(
+        lines[1..],
+        ["4 |   int32 x = ;", "  |             ^"],
+        "{err}"
+    );
+}
+
+#[test]
+fn unknown_types_are_reported_where_they_are_used() {
+    let dir = std::env::temp_dir().join(format!("protojsonx-types-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = "syntax = \"proto3\";\nmessage M {\n  Missing m = 1;\n}\n";
+    std::fs::write(dir.join("types.proto"), text).unwrap();
+    let err = Builder::new()
+        .include(&dir)
+        .out_dir(&dir)
+        .compile(&[dir.join("types.proto")])
+        .unwrap_err()
+        .to_string();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(err.starts_with("types.proto:3:3: "), "{err}");
+    assert!(err.contains("Missing"), "{err}");
+    assert!(err.contains("\n3 |   Missing m = 1;\n"), "{err}");
+}
