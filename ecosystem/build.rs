@@ -70,6 +70,7 @@ fn generate_here(gen_dir: &Path) -> Result<()> {
     Builder::new()
         .include("proto")
         .out_dir(gen_dir.join("multi"))
+        .include_file("mod.rs")
         .configure(|c| {
             c.serde();
         })
@@ -81,6 +82,7 @@ fn generate_here(gen_dir: &Path) -> Result<()> {
     Builder::new()
         .include("proto")
         .out_dir(&paired)
+        .include_file("mod.rs")
         .configure(|c| {
             c.json_only();
         })

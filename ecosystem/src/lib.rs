@@ -14,55 +14,17 @@ pub mod example {
 }
 
 /// Several packages importing each other and the well-known types, generated
-/// with the `serde` option.
+/// with the `serde` option, in the module tree the generator writes
+/// (`include_file=mod.rs`).
 pub mod multi {
-    /// Package `acme`.
-    pub mod acme {
-        /// Package `acme.common`.
-        pub mod common {
-            /// Package `acme.common.v1`.
-            pub mod v1 {
-                include!(concat!(env!("PROTOJSONX_GEN"), "/multi/acme.common.v1.rs"));
-            }
-        }
-        /// Package `acme.shop`.
-        pub mod shop {
-            /// Package `acme.shop.v1`.
-            pub mod v1 {
-                include!(concat!(env!("PROTOJSONX_GEN"), "/multi/acme.shop.v1.rs"));
-            }
-        }
-    }
+    include!(concat!(env!("PROTOJSONX_GEN"), "/multi/mod.rs"));
 }
 
 /// Structs from protoc-gen-prost (or prost-build) with protojsonx's
-/// `json_only` code included beside them, as users pair the two.
+/// `json_only` code included beside them, as users pair the two; the module
+/// tree (`include_file=mod.rs`) includes both files of each package.
 pub mod paired {
-    /// Package `acme`.
-    pub mod acme {
-        /// Package `acme.common`.
-        pub mod common {
-            /// Package `acme.common.v1`.
-            pub mod v1 {
-                include!(concat!(env!("PROTOJSONX_GEN"), "/paired/acme.common.v1.rs"));
-                include!(concat!(
-                    env!("PROTOJSONX_GEN"),
-                    "/paired/acme.common.v1.protojsonx.rs"
-                ));
-            }
-        }
-        /// Package `acme.shop`.
-        pub mod shop {
-            /// Package `acme.shop.v1`.
-            pub mod v1 {
-                include!(concat!(env!("PROTOJSONX_GEN"), "/paired/acme.shop.v1.rs"));
-                include!(concat!(
-                    env!("PROTOJSONX_GEN"),
-                    "/paired/acme.shop.v1.protojsonx.rs"
-                ));
-            }
-        }
-    }
+    include!(concat!(env!("PROTOJSONX_GEN"), "/paired/mod.rs"));
 }
 
 /// The same protos through prost-build and pbjson-build, for comparison.

@@ -23,9 +23,11 @@ pub struct PackageFiles {
     pub registers: bool,
 }
 
-/// A module of the tree: the files included in it and its child modules.
+/// A module of the tree: the package it stands for, the files included in
+/// it and its child modules.
 #[derive(Default)]
 struct Module {
+    package: String,
     files: Vec<String>,
     children: BTreeMap<String, Module>,
 }
@@ -35,13 +37,20 @@ struct Module {
 pub fn file(packages: &[PackageFiles]) -> String {
     let mut root = Module::default();
     for package in packages {
-        let module = package
-            .package
-            .split('.')
-            .filter(|s| !s.is_empty())
-            .fold(&mut root, |m, segment| {
-                m.children.entry(to_snake(segment)).or_default()
-            });
+        let module =
+            package
+                .package
+                .split('.')
+                .filter(|s| !s.is_empty())
+                .fold(&mut root, |m, segment| {
+                    let package = match m.package.as_str() {
+                        "" => segment.to_string(),
+                        parent => format!("{parent}.{segment}"),
+                    };
+                    let child = m.children.entry(to_snake(segment)).or_default();
+                    child.package = package;
+                    child
+                });
         module.files.extend(package.files.iter().cloned());
     }
     let modules = module(&root);
@@ -78,7 +87,9 @@ fn module(m: &Module) -> TokenStream {
     let children = m.children.iter().map(|(name, child)| {
         let name = ident(name);
         let body = module(child);
+        let doc = format!(" Package `{}`.", child.package);
         quote! {
+            #[doc = #doc]
             pub mod #name {
                 #body
             }
@@ -115,12 +126,15 @@ mod tests {
             package("google", &["google.rs"], true),
         ]);
         let expected = r#"include!("_.rs");
+/// Package `google`.
 pub mod google {
     include!("google.rs");
+    /// Package `google.api`.
     pub mod api {
         include!("google.api.rs");
         include!("google.api.protojsonx.rs");
     }
+    /// Package `google.type`.
     pub mod r#type {
         include!("google.type.rs");
     }
