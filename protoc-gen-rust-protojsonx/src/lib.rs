@@ -205,6 +205,44 @@ fn tree_packages(
         .collect()
 }
 
+/// The JSON code `protojsonx-runtime` carries for the prost-types messages and
+/// enums that have no special JSON form (descriptor.proto, type.proto,
+/// api.proto, source_context.proto, compiler/plugin.proto): plain ProtoJSON
+/// objects, made by this generator from the `.proto` files under
+/// `proto_root` that prost-types was generated from. The types with a special
+/// form (`Any`, `Timestamp`, `Struct`, `NullValue`, ...) are left out: the
+/// runtime writes those by hand. Not a public API: the runtime's checked-in
+/// copy is kept fresh by this crate's test `prost_types`.
+#[doc(hidden)]
+pub fn prost_types_json(proto_root: &std::path::Path) -> Result<Vec<GeneratedFile>, String> {
+    const FILES: [&str; 5] = [
+        "google/protobuf/descriptor.proto",
+        "google/protobuf/type.proto",
+        "google/protobuf/api.proto",
+        "google/protobuf/source_context.proto",
+        "google/protobuf/compiler/plugin.proto",
+    ];
+    let set = parse::only_under(proto_root, &FILES)?;
+    let mut config = Config::new();
+    config.json_only().compile_well_known_types();
+    let mut packages = model::packages(&set.file, &config);
+    for package in &mut packages {
+        package
+            .messages
+            .retain(|m| emit::rt::well_known_twin(&m.full_name).is_none());
+        package
+            .enums
+            .retain(|e| e.full_name != "google.protobuf.NullValue");
+    }
+    Ok(packages
+        .iter()
+        .map(|package| GeneratedFile {
+            name: json_file_name(&Module::from_protobuf_package_name(&package.name)),
+            content: emit::package(package),
+        })
+        .collect())
+}
+
 /// The serde impls of a package's messages when [`Config::serde`] is on.
 fn serde_code(config: &Config, package: &model::Package) -> String {
     if config.serde {

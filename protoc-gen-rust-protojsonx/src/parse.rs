@@ -53,6 +53,18 @@ fn with_protox(
     Ok((compiler.file_descriptor_set(), names))
 }
 
+/// The descriptors of `files` (and their imports), every one of them read
+/// from `root`: unlike [`descriptors`], the bundled Google files are not
+/// preferred, for compiling a particular version of them.
+pub(crate) fn only_under(root: &Path, files: &[&str]) -> Result<FileDescriptorSet, String> {
+    let mut compiler = protox::Compiler::new([root]).map_err(|e| e.to_string())?;
+    compiler.include_imports(true);
+    compiler
+        .open_files(files)
+        .map_err(|e| diagnostic(&e, &[root.to_path_buf()]))?;
+    Ok(compiler.file_descriptor_set())
+}
+
 fn with_protoc(
     protoc: &Path,
     includes: &[PathBuf],

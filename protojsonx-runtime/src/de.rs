@@ -247,13 +247,18 @@ impl<'a> Decoder<'a> {
             _ => {}
         }
         if self.opts.ignore_unknown_fields {
-            self.skip_value()
-        } else {
-            self.r.peek();
-            Err(self
-                .r
-                .error(ErrorKind::UnknownField, "unknown field".into()))
+            return self.skip_value();
         }
+        self.r.peek();
+        let message = match key.strip_prefix(b"[").and_then(|k| k.strip_suffix(b"]")) {
+            Some(name) => format!(
+                "extension `{}` has no field: prost messages cannot hold extensions \
+                 (ignore_unknown_fields skips them)",
+                String::from_utf8_lossy(name)
+            ),
+            None => "unknown field".into(),
+        };
+        Err(self.r.error(ErrorKind::UnknownField, message))
     }
 
     /// Skips whitespace and classifies the next value, for the well-known

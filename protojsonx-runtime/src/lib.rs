@@ -40,6 +40,10 @@
 //! [protojsonx]: https://github.com/protojsonx/protojsonx-rs
 //! [`Builder`]: https://docs.rs/protoc-gen-rust-protojsonx
 
+// Generated code names the runtime `::protojsonx_runtime`, in this crate too
+// (`wkt::plain`, the generator's code for the plain prost-types messages).
+extern crate self as protojsonx_runtime;
+
 mod base64;
 mod de;
 mod digits;

@@ -8,7 +8,7 @@
 mod decode;
 mod encode;
 mod enums;
-mod rt;
+pub(crate) mod rt;
 pub mod serde;
 pub mod tree;
 

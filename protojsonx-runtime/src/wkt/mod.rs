@@ -15,12 +15,15 @@
 //! - [`compiled`]: the same forms for well-known types compiled into the
 //!   user's crate;
 //! - [`any`] and [`registry`]: `Any` with its `@type`, and the global
-//!   registry that maps type URLs to the Rust types of packed messages.
+//!   registry that maps type URLs to the Rust types of packed messages;
+//! - [`plain`]: every other prost-types message (descriptors, `Type`, `Api`,
+//!   the plugin protocol), plain objects, in generated code.
 
 mod any;
 pub(crate) mod compiled;
 mod duration;
 mod field_mask;
+mod plain;
 mod registry;
 mod timestamp;
 mod value;

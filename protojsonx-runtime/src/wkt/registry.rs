@@ -11,7 +11,7 @@
 //! always resolvable without registration.
 
 use std::collections::HashMap;
-use std::sync::{LazyLock, PoisonError, RwLock};
+use std::sync::{LazyLock, Once, PoisonError, RwLock};
 
 use prost::Message;
 
@@ -54,9 +54,11 @@ static REGISTRY: LazyLock<RwLock<HashMap<&'static str, Entry>>> = LazyLock::new(
 /// The generator emits, in each package's module, a function
 /// `register_protojsonx_types()` that registers all of the package's
 /// messages; call it once at startup for every package whose messages may
-/// appear in an `Any`. Registering again (the same or another type under the
-/// same name) is harmless: the last registration wins. The well-known types
-/// (`google.protobuf.*`) are always known and need no registration.
+/// appear in an `Any` (or the module tree's `register_all_protojsonx_types()`
+/// for all of them). Registering again (the same or another type under the
+/// same name) is harmless: the last registration wins. The prost-types
+/// messages (`google.protobuf.*`, the descriptors and the plugin protocol
+/// included) are always known and need no registration.
 ///
 /// Writing or reading an `Any` whose type is not registered fails with an
 /// error naming the type URL.
@@ -75,10 +77,20 @@ where
     map.insert(full_name, Entry::of::<M>());
 }
 
+/// Whether the plain prost-types messages (`wkt::plain`) are in the map.
+static PLAIN_REGISTERED: Once = Once::new();
+
 /// The entry for the message named `full_name`: a well-known type, or a
-/// registered one.
+/// registered one. The plain prost-types messages (descriptors, `Type`,
+/// `Api`, ...) are registered by the first lookup, through the generated
+/// functions that call [`register`]: they too need no registration, and
+/// their names resolve to the prost-types messages.
 pub(crate) fn lookup(full_name: &str) -> Option<Entry> {
     well_known(full_name).or_else(|| {
+        PLAIN_REGISTERED.call_once(|| {
+            super::plain::register_protojsonx_types();
+            super::plain::compiler::register_protojsonx_types();
+        });
         let map = REGISTRY.read().unwrap_or_else(PoisonError::into_inner);
         map.get(full_name).copied()
     })
@@ -140,7 +152,9 @@ mod tests {
             );
         }
         assert!(lookup("google.protobuf.NullValue").is_none());
-        assert!(lookup("google.protobuf.Api").is_none());
+        assert!(lookup("google.protobuf.Api").is_some());
+        assert!(lookup("google.protobuf.compiler.CodeGeneratorRequest").is_some());
+        assert!(lookup("google.protobuf.DescriptorProto.ExtensionRange").is_some());
         assert!(lookup("Timestamp").is_none());
     }
 
