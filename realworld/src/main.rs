@@ -1,0 +1,149 @@
+//! The Rust side of the real-world check (`realworld/roundtrip.py` runs it).
+//!
+//! ```text
+//! realworld-driver descriptors DIR   write DIR/descriptors.bin and DIR/files.txt
+//! realworld-driver encode IN OUT     {"id", "type", "binary": hex} per line ->
+//!                                    {"id", "json": {label: text}, "errors": {label: text}}
+//! realworld-driver decode IN OUT     {"id", "json": text} per line ->
+//!                                    {"id", "type_url", "binary": hex} or {"id", "error"}
+//! ```
+//!
+//! Every conversion goes through `prost_types::Any` (type URL
+//! `type.googleapis.com/<type>`) and the type registry that
+//! `register_all_protojsonx_types()` fills, under the option sets of the
+//! differential test: `default`, `proto_names`, and `all` (proto names,
+//! unpopulated fields, enums as numbers). A failure, a panic included, is
+//! reported on its line; the driver goes on.
+
+use std::error::Error;
+use std::fs;
+use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::panic::{self, AssertUnwindSafe};
+
+use protojsonx_runtime::{DecodeOptions, EncodeOptions, ProtoJson};
+use serde_json::{Map, Value, json};
+
+/// The label and options of each JSON encoding.
+const OPTION_SETS: [(&str, EncodeOptions); 3] = [
+    ("default", EncodeOptions::new()),
+    ("proto_names", EncodeOptions::new().use_proto_names(true)),
+    (
+        "all",
+        EncodeOptions::new()
+            .use_proto_names(true)
+            .emit_unpopulated(true)
+            .enums_as_ints(true),
+    ),
+];
+
+/// Runs the command named by the arguments.
+fn main() -> Result<(), Box<dyn Error>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    protojsonx_realworld::register_all_protojsonx_types();
+    // Panics are reported per line (see `guarded`), not printed.
+    panic::set_hook(Box::new(|_| {}));
+    match args.iter().map(String::as_str).collect::<Vec<_>>()[..] {
+        ["descriptors", dir] => write_descriptors(dir),
+        ["encode", input, output] => each_line(input, output, encode),
+        ["decode", input, output] => each_line(input, output, decode),
+        _ => Err("usage: realworld-driver descriptors DIR | encode IN OUT | decode IN OUT".into()),
+    }
+}
+
+/// Writes the embedded descriptor set and file list into `dir`.
+fn write_descriptors(dir: &str) -> Result<(), Box<dyn Error>> {
+    fs::create_dir_all(dir)?;
+    fs::write(format!("{dir}/descriptors.bin"), protojsonx_realworld::DESCRIPTORS)?;
+    fs::write(format!("{dir}/files.txt"), protojsonx_realworld::FILES)?;
+    Ok(())
+}
+
+/// Answers each JSON line of `input` with `answer`, one line each in `output`.
+fn each_line(
+    input: &str,
+    output: &str,
+    answer: fn(&Value) -> Map<String, Value>,
+) -> Result<(), Box<dyn Error>> {
+    let mut out = BufWriter::new(fs::File::create(output)?);
+    for line in BufReader::new(fs::File::open(input)?).lines() {
+        let request: Value = serde_json::from_str(&line?)?;
+        let mut reply = answer(&request);
+        reply.insert("id".into(), request["id"].clone());
+        serde_json::to_writer(&mut out, &reply)?;
+        out.write_all(b"\n")?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// Our JSON of the message in the request, under each option set.
+fn encode(request: &Value) -> Map<String, Value> {
+    let (mut texts, mut errors) = (Map::new(), Map::new());
+    let any = match request_any(request) {
+        Ok(any) => any,
+        Err(e) => {
+            errors.insert("request".into(), e.into());
+            return Map::from_iter([("errors".into(), errors.into())]);
+        }
+    };
+    for (label, opts) in &OPTION_SETS {
+        match guarded(|| any.to_json_with(opts).map_err(|e| e.to_string())) {
+            Ok(text) => texts.insert((*label).into(), text.into()),
+            Err(e) => errors.insert((*label).into(), e.into()),
+        };
+    }
+    Map::from_iter([("json".into(), texts.into()), ("errors".into(), errors.into())])
+}
+
+/// The `Any` holding the request's message.
+fn request_any(request: &Value) -> Result<prost_types::Any, String> {
+    let name = request["type"].as_str().ok_or("no type")?;
+    let hex = request["binary"].as_str().ok_or("no binary")?;
+    Ok(prost_types::Any {
+        type_url: format!("type.googleapis.com/{name}"),
+        value: from_hex(hex)?,
+    })
+}
+
+/// The `Any` our decoder reads from the request's JSON, as type URL and binary.
+fn decode(request: &Value) -> Map<String, Value> {
+    let text = request["json"].as_str().unwrap_or_default();
+    let decoded = guarded(|| {
+        prost_types::Any::from_json_with(text, &DecodeOptions::new()).map_err(|e| e.to_string())
+    });
+    match decoded {
+        Ok(any) => Map::from_iter([
+            ("type_url".into(), any.type_url.into()),
+            ("binary".into(), to_hex(&any.value).into()),
+        ]),
+        Err(e) => Map::from_iter([("error".into(), json!(e))]),
+    }
+}
+
+/// Runs `f`, turning a panic into an error that says so.
+fn guarded<T>(f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
+    panic::catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|payload| {
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("?");
+        Err(format!("PANIC: {message}"))
+    })
+}
+
+/// Lowercase hexadecimal of `bytes`.
+fn to_hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The bytes of a hexadecimal string.
+fn from_hex(hex: &str) -> Result<Vec<u8>, String> {
+    if hex.len() % 2 != 0 {
+        return Err("odd hex length".into());
+    }
+    (0..hex.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).map_err(|e| e.to_string()))
+        .collect()
+}
