@@ -3,6 +3,10 @@
 //! module tree `mod.rs`, and for the driver the descriptor set
 //! (`descriptors.bin`) and the names of the slice's files (`files.txt`).
 //!
+//! It also writes `runtime-types.bin`: the google.protobuf files the runtime's
+//! prost-types impls were generated from (its own copy, protobuf 3.19's), for
+//! roundtrip.py to tell apart the fields prost-types lacks.
+//!
 //! The protos come from `realworld/fetch.sh`; `PROTOJSONX_REALWORLD_PROTOS`
 //! names another directory holding the same `googleapis/` and `opentelemetry/`.
 
@@ -14,6 +18,9 @@ use prost::Message;
 
 /// The variable that names the proto root, instead of `../.cache/realworld/protos`.
 const PROTOS_VAR: &str = "PROTOJSONX_REALWORLD_PROTOS";
+
+/// The runtime's copy of the google.protobuf files prost-types 0.14 follows.
+const RUNTIME_PROTOS: &str = "../protojsonx-runtime/src/wkt/plain/proto";
 
 /// The include roots under the proto root.
 const ROOTS: [&str; 2] = ["googleapis", "opentelemetry"];
@@ -31,9 +38,22 @@ fn main() -> Result<(), Box<dyn Error>> {
     let out = PathBuf::from(std::env::var_os("OUT_DIR").ok_or("OUT_DIR is not set")?);
     fs::write(out.join("descriptors.bin"), set.encode_to_vec())?;
     fs::write(out.join("files.txt"), names.join("\n") + "\n")?;
+    fs::write(out.join("runtime-types.bin"), runtime_types()?.encode_to_vec())?;
     println!("cargo:rerun-if-changed=slice.txt");
+    println!("cargo:rerun-if-changed={RUNTIME_PROTOS}");
     println!("cargo:rerun-if-env-changed={PROTOS_VAR}");
     Ok(())
+}
+
+/// The descriptors of the runtime's copy of the google.protobuf files, read
+/// from it alone (not from protox's bundled, newer copy).
+fn runtime_types() -> Result<prost_types::FileDescriptorSet, Box<dyn Error>> {
+    let files = ["descriptor.proto", "type.proto", "api.proto", "source_context.proto"];
+    let set = protox::Compiler::new([RUNTIME_PROTOS])?
+        .include_imports(true)
+        .open_files(files.map(|f| format!("google/protobuf/{f}")))?
+        .file_descriptor_set();
+    Ok(set)
 }
 
 /// The include directories, or an error telling to run fetch.sh.

@@ -400,6 +400,14 @@ SPECIAL_FILLERS = {
 # ---------------------------------------------------------------------------
 
 
+def field_by_json_or_proto_name(desc, name):
+    """The field of `desc` named `name` in JSON or in the .proto, or None."""
+    field = desc.fields_by_name.get(name)
+    if field is None:
+        field = next((f for f in desc.fields if f.json_name == name), None)
+    return field
+
+
 def canonical(msg, pool):
     """Python's JSON of `msg`, keys sorted: equal for equal messages even where
     the binary is not (an Any packs its message's bytes; map order)."""
@@ -524,12 +532,13 @@ def python_decode(requests, pool):
 class Check:
     """The run's tallies and the report of each disagreement."""
 
-    def __init__(self, pool):
+    def __init__(self, pool, schema=None):
         self.pool = pool
+        self.schema = schema   # a RuntimeSchema: explains what prost-types lacks
         self.known = known_rules()
-        self.failures = []
+        self.failures = {}   # item id -> reports
         self.tolerated = {}
-        self.bad_messages = set()
+        self.schema_known = set()   # ids of items with a conversion SCHEMA_RULE explains
         self.checks = 0
 
     def judge(self, item, direction, label, text, got, error):
@@ -541,12 +550,16 @@ class Check:
         if error is None:
             return
         rule = known_rule(error, got, want, self.pool)
+        if rule is None and self.schema is not None and self.schema.explains(error, want.DESCRIPTOR):
+            rule = SCHEMA_RULE
+        if rule == SCHEMA_RULE:
+            self.schema_known.add(item["id"])
+            return
         if rule in self.known:
             self.tolerated[rule] = self.tolerated.get(rule, 0) + 1
             return
-        self.bad_messages.add(item["id"])
         path = first_difference(got, want) if got is not None else ""
-        self.failures.append(
+        self.failures.setdefault(item["id"], []).append(
             "MISMATCH %s #%d, %s, %s: %s%s\n  input: %s\n  got:      %s\n  expected: %s" % (
                 item["type"], item["index"], direction, label, error,
                 " at field `%s`" % path if path else "", text[:1500],
@@ -640,59 +653,205 @@ def run(args):
     timings = {}
     start = time.time()
     if args.self_check:
-        descriptors, files_list = args.descriptors, args.files
+        descriptors, files_list, runtime_types = args.descriptors, args.files, args.runtime_types
     else:
         subprocess.run([args.driver, "descriptors", args.work], check=True)
-        descriptors = os.path.join(args.work, "descriptors.bin")
-        files_list = os.path.join(args.work, "files.txt")
+        descriptors, files_list, runtime_types = (
+            os.path.join(args.work, name) for name in ("descriptors.bin", "files.txt", "runtime-types.bin"))
     pool, fds = load_pool(descriptors)
     with open(files_list, encoding="utf-8") as f:
         files = [line.strip() for line in f if line.strip() and not line.startswith("google/protobuf/")]
     types = message_types(pool, files)
     any_types = [t.full_name for t in types] + ANY_WKT
     items = make_items(types, args.count, args.seed, pool, synthetic_oneofs(fds), any_types)
-    check = Check(pool)
-    requests = python_json_requests(items, pool, check)
-    timings["python: generate messages and JSON"] = time.time() - start
+    timings["python: generate messages"] = time.time() - start
 
+    schema = RuntimeSchema(runtime_types)
+    check = convert_and_check(args, items, pool, "", timings, schema)
+    known, still_bad = retry_without_newer_fields(args, items, check, pool, schema, timings)
+    return report(args, check, known, still_bad, items, types, files, timings)
+
+
+def convert_and_check(args, items, pool, tag, timings, schema=None):
+    """Both directions for `items`; the Check holding what disagreed."""
     start = time.time()
+    check = Check(pool, schema)
+    requests = python_json_requests(items, pool, check)
     encode_requests = [{"id": i["id"], "type": i["type"], "binary": i["bytes"].hex()} for i in items]
     decode_requests = [{"id": r["id"], "json": r["json"]} for r in requests]
+    timings["python: JSON of the messages" + tag] = time.time() - start
+    start = time.time()
     if args.self_check:
         encoded, decoded = python_encode(encode_requests, pool), python_decode(decode_requests, pool)
     else:
         encoded = run_driver(args.driver, "encode", encode_requests, args.work)
         decoded = run_driver(args.driver, "decode", decode_requests, args.work)
-    timings["driver: encode and decode"] = time.time() - start
-
+    timings["driver: encode and decode" + tag] = time.time() - start
     start = time.time()
     direction_one(items, encoded, check)
     direction_two(items, requests, decoded, check)
-    timings["python: check both directions"] = time.time() - start
-    return report(args, check, items, types, files, timings)
+    timings["python: check both directions" + tag] = time.time() - start
+    return check
 
 
-def report(args, check, items, types, files, timings):
+def retry_without_newer_fields(args, items, check, pool, schema, timings):
+    """The KNOWN rule `prost-types-schema`: a message that disagrees, and holds
+    fields or enum values of google.protobuf types that the runtime's
+    prost-types structs lack (their schema is protobuf 3.19's; Builder
+    compiles against a newer descriptor.proto), is sent again without them.
+    Our decoder's "unknown field" for such a field is explained as well
+    (Python writes `"edition": ""` of a Type under always_print_fields_with_no_presence).
+    Returns the ids that then agree, and those that still disagree."""
+    retry = []
+    for item_id in sorted(check.failures):
+        item = items[item_id]
+        stripped = item["message"].__class__()
+        stripped.CopyFrom(item["message"])
+        if schema.strip(stripped, pool):
+            retry.append(dict(item, message=stripped, bytes=stripped.SerializeToString(deterministic=True)))
+    known = check.schema_known - set(check.failures)
+    if retry:
+        second = convert_and_check(args, retry, pool, " (retry, %d messages)" % len(retry), timings, schema)
+        known |= {i["id"] for i in retry if i["id"] not in second.failures}
+        for item_id, reports in second.failures.items():
+            check.failures[item_id] += ["without the fields prost-types lacks: " + r for r in reports]
+    return sorted(known), sorted(set(check.failures) - known)
+
+
+SCHEMA_RULE = "prost-types-schema"
+UNKNOWN_FIELD = re.compile(r"unknown field at `([^`]*)`")
+PATH_SEGMENT = re.compile(r'\.?([A-Za-z0-9_]+)((?:\[(?:\d+|"(?:[^"\\]|\\.)*")\])*)')
+
+
+class RuntimeSchema:
+    """The google.protobuf messages and enums as the runtime's prost-types
+    structs have them: the descriptor set `runtime-types.bin` the crate's
+    build.rs compiles from the runtime's own copy of their .proto files."""
+
+    def __init__(self, path):
+        fds = descriptor_pb2.FileDescriptorSet()
+        with open(path, "rb") as f:
+            fds.ParseFromString(f.read())
+        self.fields, self.enum_values = {}, {}
+        for file in fds.file:
+            prefix = file.package + "."
+            for msg in file.message_type:
+                self.add_message(prefix, msg)
+            for enum in file.enum_type:
+                self.enum_values[prefix + enum.name] = {v.number for v in enum.value}
+
+    def add_message(self, prefix, msg):
+        """Records the fields of `msg` and of its nested types."""
+        full = prefix + msg.name
+        self.fields[full] = {f.name for f in msg.field}
+        for nested in msg.nested_type:
+            self.add_message(full + ".", nested)
+        for enum in msg.enum_type:
+            self.enum_values[full + "." + enum.name] = {v.number for v in enum.value}
+
+    def explains(self, error, desc):
+        """Whether `error` is our decoder rejecting, as unknown, a field of a
+        google.protobuf message that the compiled schema has and the
+        runtime's structs lack. `desc` is the top-level message type."""
+        match = UNKNOWN_FIELD.search(error)
+        if not match:
+            return False
+        path, pos = match.group(1), 0
+        while pos < len(path):
+            segment = PATH_SEGMENT.match(path, pos)
+            if not segment:
+                return False
+            pos = segment.end()
+            field = field_by_json_or_proto_name(desc, segment.group(1))
+            if field is None:
+                return False
+            if pos == len(path):
+                known = self.fields.get(desc.full_name)
+                return known is not None and field.name not in known
+            if field.type != FD.TYPE_MESSAGE:
+                return False
+            desc = field.message_type
+            if desc.GetOptions().map_entry and segment.group(2):
+                desc = desc.fields_by_name["value"].message_type
+                if desc is None:
+                    return False
+        return False
+
+    def strip(self, msg, pool):
+        """Clears, in `msg` and below, what the runtime's structs cannot hold;
+        True if anything was cleared."""
+        changed = False
+        known = self.fields.get(msg.DESCRIPTOR.full_name)
+        for field, value in msg.ListFields():
+            if known is not None and field.name not in known or self.unknown_enum_value(field, value):
+                msg.ClearField(field.name)
+                changed = True
+            elif field.type == FD.TYPE_MESSAGE:
+                changed |= self.strip_values(field, value, pool)
+        if msg.DESCRIPTOR.full_name == "google.protobuf.Any" and msg.type_url:
+            changed |= self.strip_any(msg, pool)
+        return changed
+
+    def strip_values(self, field, value, pool):
+        """`strip` on the messages a message field holds."""
+        if field.message_type.GetOptions().map_entry:
+            if field.message_type.fields_by_name["value"].type != FD.TYPE_MESSAGE:
+                return False
+            value = value.values()
+        elif not field.is_repeated:
+            value = [value]
+        changed = False
+        for sub in value:
+            changed |= self.strip(sub, pool)
+        return changed
+
+    def unknown_enum_value(self, field, value):
+        """Whether a google.protobuf enum field holds a value the runtime lacks."""
+        if field.type != FD.TYPE_ENUM or field.enum_type.full_name not in self.enum_values:
+            return False
+        values = value if field.is_repeated else [value]
+        return any(v not in self.enum_values[field.enum_type.full_name] for v in values)
+
+    def strip_any(self, msg, pool):
+        """`strip` on the message an Any packs."""
+        desc = pool.FindMessageTypeByName(msg.type_url.split("/")[-1])
+        inner = message_factory.GetMessageClass(desc)()
+        msg.Unpack(inner)
+        if not self.strip(inner, pool):
+            return False
+        msg.Pack(inner, deterministic=True)
+        return True
+
+
+def report(args, check, known, bad, items, types, files, timings):
     """Prints the failures and the summary line; writes the summary file."""
-    for failure in check.failures[:args.max_failures]:
+    reports = [r for item_id in bad for r in check.failures[item_id]]
+    for failure in reports[:args.max_failures]:
         print(failure)
-    if len(check.failures) > args.max_failures:
-        print("... and %d more mismatches" % (len(check.failures) - args.max_failures))
+    if len(reports) > args.max_failures:
+        print("... and %d more mismatches" % (len(reports) - args.max_failures))
     for phase, seconds in timings.items():
         print("realworld: %s took %.1f s" % (phase, seconds))
-    agree = len(items) - len(check.bad_messages)
-    bad_types = sorted({items[i]["type"] for i in check.bad_messages})
+    agree = len(items) - len(known) - len(bad)
+    bad_types = sorted({items[i]["type"] for i in bad})
+    known_types = sorted({items[i]["type"] for i in known})
     line = "realworld: %d of %d messages agree (%d types, %d files)" % (agree, len(items), len(types), len(files))
-    print(line + "; %d conversions checked, known differences: %s" % (check.checks, check.tolerated or "none"))
+    print(line + "; %d conversions checked" % check.checks)
+    if known:
+        print("realworld: KNOWN prost-types-schema: %d messages agree once the fields and enum values "
+              "prost-types 0.14 lacks are removed (%s)" % (len(known), ", ".join(known_types)))
+    if check.tolerated:
+        print("realworld: KNOWN (robustness/diff/KNOWN_DIFFERENCES.md): %s" % check.tolerated)
     if bad_types:
-        print("realworld: types that disagree: " + ", ".join(bad_types[:50]))
+        print("realworld: %d messages DISAGREE, types: %s" % (len(bad), ", ".join(bad_types[:50])))
     summary = {"summary": line, "messages": len(items), "agree": agree, "types": len(types),
                "files": len(files), "conversions": check.checks, "count_per_type": args.count,
-               "seed": args.seed, "known": check.tolerated, "failing_types": bad_types,
+               "seed": args.seed, "known_prost_types_schema": len(known), "known_types": known_types,
+               "known_differential_rules": check.tolerated, "disagree": len(bad), "failing_types": bad_types,
                "timings_s": {k: round(v, 1) for k, v in timings.items()}}
     with open(os.path.join(args.work, "summary.json"), "w", encoding="utf-8") as f:
         json.dump(summary, f, indent=2)
-    return 0 if not check.failures else 1
+    return 0 if not bad else 1
 
 
 def main(argv):
@@ -707,6 +866,7 @@ def main(argv):
     r.add_argument("--self-check", action="store_true", help="Python on both sides")
     r.add_argument("--descriptors", help="descriptor set (with --self-check)")
     r.add_argument("--files", help="file with the slice's file names (with --self-check)")
+    r.add_argument("--runtime-types", help="the runtime's google.protobuf descriptor set (with --self-check)")
     r.add_argument("--max-failures", type=int, default=30)
     s = sub.add_parser("slice-files")
     s.add_argument("slice")
@@ -715,7 +875,7 @@ def main(argv):
     if args.command == "slice-files":
         print("\n".join(slice_files(args.slice, args.roots)))
         return 0
-    if args.self_check == (args.driver is not None) or (args.self_check and not (args.descriptors and args.files)):
+    if args.self_check == (args.driver is not None) or (args.self_check and not (args.descriptors and args.files and args.runtime_types)):
         parser.error("give DRIVER, or --self-check with --descriptors and --files")
     return run(args)
 

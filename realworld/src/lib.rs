@@ -14,3 +14,7 @@ pub const DESCRIPTORS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/descrip
 
 /// The slice's own files, as the descriptors name them, one a line.
 pub const FILES: &str = include_str!(concat!(env!("OUT_DIR"), "/files.txt"));
+
+/// The encoded `FileDescriptorSet` of the google.protobuf files as the
+/// runtime's prost-types impls have them (protobuf 3.19's schema).
+pub const RUNTIME_TYPES: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/runtime-types.bin"));

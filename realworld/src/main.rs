@@ -1,7 +1,8 @@
 //! The Rust side of the real-world check (`realworld/roundtrip.py` runs it).
 //!
 //! ```text
-//! realworld-driver descriptors DIR   write DIR/descriptors.bin and DIR/files.txt
+//! realworld-driver descriptors DIR   write DIR/descriptors.bin, DIR/files.txt and
+//!                                    DIR/runtime-types.bin
 //! realworld-driver encode IN OUT     {"id", "type", "binary": hex} per line ->
 //!                                    {"id", "json": {label: text}, "errors": {label: text}}
 //! realworld-driver decode IN OUT     {"id", "json": text} per line ->
@@ -55,6 +56,10 @@ fn write_descriptors(dir: &str) -> Result<(), Box<dyn Error>> {
     fs::create_dir_all(dir)?;
     fs::write(format!("{dir}/descriptors.bin"), protojsonx_realworld::DESCRIPTORS)?;
     fs::write(format!("{dir}/files.txt"), protojsonx_realworld::FILES)?;
+    fs::write(
+        format!("{dir}/runtime-types.bin"),
+        protojsonx_realworld::RUNTIME_TYPES,
+    )?;
     Ok(())
 }
 
