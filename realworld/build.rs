@@ -25,8 +25,16 @@ const RUNTIME_PROTOS: &str = "../protojsonx-runtime/src/wkt/plain/proto";
 /// The include roots under the proto root.
 const ROOTS: [&str; 2] = ["googleapis", "opentelemetry"];
 
+/// Runs the build, printing a failure as one plain line.
+fn main() {
+    if let Err(e) = build() {
+        eprintln!("error: {e}");
+        std::process::exit(1);
+    }
+}
+
 /// Generates the code and writes the descriptors for the driver.
-fn main() -> Result<(), Box<dyn Error>> {
+fn build() -> Result<(), Box<dyn Error>> {
     let includes = include_roots()?;
     let files = slice_files(Path::new("slice.txt"), &includes)?;
     let mut builder = protoc_gen_rust_protojsonx::Builder::new();
