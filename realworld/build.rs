@@ -46,7 +46,10 @@ fn build() -> Result<(), Box<dyn Error>> {
     let out = PathBuf::from(std::env::var_os("OUT_DIR").ok_or("OUT_DIR is not set")?);
     fs::write(out.join("descriptors.bin"), set.encode_to_vec())?;
     fs::write(out.join("files.txt"), names.join("\n") + "\n")?;
-    fs::write(out.join("runtime-types.bin"), runtime_types()?.encode_to_vec())?;
+    fs::write(
+        out.join("runtime-types.bin"),
+        runtime_types()?.encode_to_vec(),
+    )?;
     println!("cargo:rerun-if-changed=slice.txt");
     println!("cargo:rerun-if-changed={RUNTIME_PROTOS}");
     println!("cargo:rerun-if-env-changed={PROTOS_VAR}");
@@ -56,7 +59,12 @@ fn build() -> Result<(), Box<dyn Error>> {
 /// The descriptors of the runtime's copy of the google.protobuf files, read
 /// from it alone (not from protox's bundled, newer copy).
 fn runtime_types() -> Result<prost_types::FileDescriptorSet, Box<dyn Error>> {
-    let files = ["descriptor.proto", "type.proto", "api.proto", "source_context.proto"];
+    let files = [
+        "descriptor.proto",
+        "type.proto",
+        "api.proto",
+        "source_context.proto",
+    ];
     let set = protox::Compiler::new([RUNTIME_PROTOS])?
         .include_imports(true)
         .open_files(files.map(|f| format!("google/protobuf/{f}")))?

@@ -54,7 +54,10 @@ fn main() -> Result<(), Box<dyn Error>> {
 /// Writes the embedded descriptor set and file list into `dir`.
 fn write_descriptors(dir: &str) -> Result<(), Box<dyn Error>> {
     fs::create_dir_all(dir)?;
-    fs::write(format!("{dir}/descriptors.bin"), protojsonx_realworld::DESCRIPTORS)?;
+    fs::write(
+        format!("{dir}/descriptors.bin"),
+        protojsonx_realworld::DESCRIPTORS,
+    )?;
     fs::write(format!("{dir}/files.txt"), protojsonx_realworld::FILES)?;
     fs::write(
         format!("{dir}/runtime-types.bin"),
@@ -97,7 +100,10 @@ fn encode(request: &Value) -> Map<String, Value> {
             Err(e) => errors.insert((*label).into(), e.into()),
         };
     }
-    Map::from_iter([("json".into(), texts.into()), ("errors".into(), errors.into())])
+    Map::from_iter([
+        ("json".into(), texts.into()),
+        ("errors".into(), errors.into()),
+    ])
 }
 
 /// The `Any` holding the request's message.
