@@ -208,13 +208,19 @@ fn tree_packages(
 /// The JSON code `protojsonx-runtime` carries for the prost-types messages and
 /// enums that have no special JSON form (descriptor.proto, type.proto,
 /// api.proto, source_context.proto, compiler/plugin.proto): plain ProtoJSON
-/// objects, made by this generator from the `.proto` files under
-/// `proto_root` that prost-types was generated from. The types with a special
-/// form (`Any`, `Timestamp`, `Struct`, `NullValue`, ...) are left out: the
-/// runtime writes those by hand. Not a public API: the runtime's checked-in
+/// objects. The types with a special form (`Any`, `Timestamp`, `Struct`,
+/// `NullValue`, ...) are left out: the runtime writes those by hand.
+///
+/// The JSON follows the schema users compile against (the bundled Google
+/// files [`Builder`] resolves first), restricted to what the prost-types
+/// structs hold: those were made from the `.proto` files under
+/// `known_root` (protobuf 3.19's). Messages and enums prost-types lacks are
+/// left out; fields it lacks ([`model::Shape::Absent`], such as `edition`
+/// and `features`) are accepted when reading and never written; enum value
+/// names are the current ones. Not a public API: the runtime's checked-in
 /// copy is kept fresh by this crate's test `prost_types`.
 #[doc(hidden)]
-pub fn prost_types_json(proto_root: &std::path::Path) -> Result<Vec<GeneratedFile>, String> {
+pub fn prost_types_json(known_root: &std::path::Path) -> Result<Vec<GeneratedFile>, String> {
     const FILES: [&str; 5] = [
         "google/protobuf/descriptor.proto",
         "google/protobuf/type.proto",
@@ -222,17 +228,32 @@ pub fn prost_types_json(proto_root: &std::path::Path) -> Result<Vec<GeneratedFil
         "google/protobuf/source_context.proto",
         "google/protobuf/compiler/plugin.proto",
     ];
-    let set = parse::only_under(proto_root, &FILES)?;
     let mut config = Config::new();
     config.json_only().compile_well_known_types();
-    let mut packages = model::packages(&set.file, &config);
+    let known = model::packages(&parse::only_under(known_root, &FILES)?.file, &config);
+    let mut packages = model::packages(&parse::bundled_google(&FILES)?.file, &config);
     for package in &mut packages {
-        package
-            .messages
-            .retain(|m| emit::rt::well_known_twin(&m.full_name).is_none());
-        package
-            .enums
-            .retain(|e| e.full_name != "google.protobuf.NullValue");
+        package.messages.retain_mut(|m| {
+            let known_fields = known
+                .iter()
+                .flat_map(|p| &p.messages)
+                .find(|k| k.full_name == m.full_name)
+                .map(|k| {
+                    k.fields
+                        .iter()
+                        .map(|f| f.proto_name.clone())
+                        .collect::<Vec<_>>()
+                });
+            m.restrict_to(known_fields.as_deref().unwrap_or_default());
+            known_fields.is_some() && emit::rt::well_known_twin(&m.full_name).is_none()
+        });
+        package.enums.retain(|e| {
+            e.full_name != "google.protobuf.NullValue"
+                && known
+                    .iter()
+                    .flat_map(|p| &p.enums)
+                    .any(|k| k.full_name == e.full_name)
+        });
     }
     Ok(packages
         .iter()

@@ -38,6 +38,25 @@ pub struct Message {
 }
 
 impl Message {
+    /// Marks every field not named in `stored` [`Shape::Absent`]: the Rust
+    /// struct was made from an older schema that lacks it.
+    pub fn restrict_to(&mut self, stored: &[String]) {
+        for field in &mut self.fields {
+            if !stored.contains(&field.proto_name) {
+                let kind = match &field.shape {
+                    Shape::Implicit(k)
+                    | Shape::Required(k)
+                    | Shape::Optional(k)
+                    | Shape::Repeated(k)
+                    | Shape::Absent(k)
+                    | Shape::OneofMember { kind: k, .. }
+                    | Shape::Map { value: k, .. } => k.clone(),
+                };
+                field.shape = Shape::Absent(kind);
+            }
+        }
+    }
+
     /// Whether the message's JSON code names a field prost marks `#[deprecated]`.
     pub fn uses_deprecated(&self) -> bool {
         self.fields.iter().any(|f| f.deprecated)
@@ -74,6 +93,11 @@ pub enum Shape {
     Map { key: Kind, value: Kind },
     /// A variant of the oneof enum at index `oneof` in [`Message::oneofs`].
     OneofMember { oneof: usize, kind: Kind },
+    /// A field of the schema that the Rust struct lacks (prost-types is
+    /// older than the `descriptor.proto` users compile against): its key is
+    /// accepted and its value skipped, as prost drops it in the binary
+    /// format, and it is never written.
+    Absent(Kind),
 }
 
 /// What a field's values are, as far as JSON cares.

@@ -65,6 +65,17 @@ pub(crate) fn only_under(root: &Path, files: &[&str]) -> Result<FileDescriptorSe
     Ok(compiler.file_descriptor_set())
 }
 
+/// The descriptors of `files` from the bundled Google files alone, the copy
+/// [`descriptors`] resolves `google/protobuf/*.proto` imports to.
+pub(crate) fn bundled_google(files: &[&str]) -> Result<FileDescriptorSet, String> {
+    let mut compiler = protox::Compiler::with_file_resolver(GoogleFileResolver::new());
+    compiler.include_imports(true);
+    compiler
+        .open_files(files)
+        .map_err(|e| diagnostic(&e, &[]))?;
+    Ok(compiler.file_descriptor_set())
+}
+
 fn with_protoc(
     protoc: &Path,
     includes: &[PathBuf],

@@ -22,14 +22,19 @@ pub fn body(message: &Message) -> TokenStream {
         quote!((#keys))
     });
     let lookup = lookup(message);
-    let arms = message.fields.iter().enumerate().map(|(index, field)| {
-        let index = Literal::usize_unsuffixed(index);
-        let (kind, read) = read_field(message, field);
-        // `null` means "not set" (the field is left as it is) except for
-        // the kinds whose values include it; `_` then takes the arm.
-        let guard = (!kind.null_is_value()).then(|| quote!(if !d.take_null()));
-        quote!(#index #guard => { #read })
-    });
+    let arms: Vec<_> = message
+        .fields
+        .iter()
+        .enumerate()
+        .map(|(index, field)| {
+            let (kind, read) = read_field(message, field);
+            // `null` means "not set" (the field is left as it is) except for
+            // the kinds whose values include it; an absent field skips it.
+            let null_unsets = !kind.null_is_value() && !matches!(field.shape, Shape::Absent(_));
+            (index, null_unsets, read)
+        })
+        .collect();
+    let dispatch = dispatch(&arms);
     let oneofs = (!message.oneofs.is_empty()).then(|| {
         let count = Literal::usize_unsuffixed(message.oneofs.len());
         quote!(let mut seen_oneofs = [false; #count];)
@@ -40,13 +45,37 @@ pub fn body(message: &Message) -> TokenStream {
             &[#(#keys),*],
             |key| #lookup,
             |d, field| {
-                match field {
-                    #(#arms)*
-                    _ => {}
-                }
+                #dispatch
                 ::core::result::Result::Ok(())
             },
         )
+    }
+}
+
+/// Runs the statements of the field at index `field`: a `match` with an arm
+/// per field, each `(index, null_unsets, read)`; a field whose `null` means
+/// "not set" reads nothing for it (the arm is guarded, `_` takes it). One
+/// field gets an `if` (clippy's `single_match`).
+fn dispatch(arms: &[(usize, bool, TokenStream)]) -> TokenStream {
+    let guard = |null_unsets: bool| null_unsets.then(|| quote!(if !d.take_null()));
+    if let [(_, null_unsets, read)] = arms {
+        let condition = null_unsets.then(|| quote!(&&!d.take_null()));
+        return quote! {
+            if field == 0 #condition {
+                #read
+            }
+        };
+    }
+    let arms = arms.iter().map(|(index, null_unsets, read)| {
+        let index = Literal::usize_unsuffixed(*index);
+        let guard = guard(*null_unsets);
+        quote!(#index #guard => { #read })
+    });
+    quote! {
+        match field {
+            #(#arms)*
+            _ => {}
+        }
     }
 }
 
@@ -147,6 +176,7 @@ fn read_field<'m>(message: &'m Message, field: &'m Field) -> (&'m Kind, TokenStr
             };
             (kind, read)
         }
+        Shape::Absent(kind) => (kind, quote!(d.skip_value()?;)),
         Shape::OneofMember { oneof: index, kind } => {
             let oneof = &message.oneofs[*index];
             let field_name = ident(&oneof.rust_name);

@@ -77,6 +77,7 @@ fn field_statement(field: &Field) -> TokenStream {
             }
         }
         Shape::OneofMember { .. } => unreachable!("oneof members are written by oneof_match"),
+        Shape::Absent(_) => TokenStream::new(),
     }
 }
 

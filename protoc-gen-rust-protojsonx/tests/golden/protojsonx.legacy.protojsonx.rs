@@ -23,11 +23,8 @@ impl ::protojsonx_runtime::ProtoJson for Child {
                 _ => ::core::option::Option::None,
             },
             |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        self.name = ::core::option::Option::Some(d.read_string()?);
-                    }
-                    _ => {}
+                if field == 0 && !d.take_null() {
+                    self.name = ::core::option::Option::Some(d.read_string()?);
                 }
                 ::core::result::Result::Ok(())
             },
@@ -238,11 +235,8 @@ impl ::protojsonx_runtime::ProtoJson for legacy::Grouped {
                 _ => ::core::option::Option::None,
             },
             |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        self.a = ::core::option::Option::Some(d.read_i32()?);
-                    }
-                    _ => {}
+                if field == 0 && !d.take_null() {
+                    self.a = ::core::option::Option::Some(d.read_i32()?);
                 }
                 ::core::result::Result::Ok(())
             },
@@ -273,11 +267,8 @@ impl ::protojsonx_runtime::ProtoJson for legacy::Item {
                 _ => ::core::option::Option::None,
             },
             |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        self.label = ::core::option::Option::Some(d.read_string()?);
-                    }
-                    _ => {}
+                if field == 0 && !d.take_null() {
+                    self.label = ::core::option::Option::Some(d.read_string()?);
                 }
                 ::core::result::Result::Ok(())
             },

@@ -335,11 +335,8 @@ impl ::protojsonx_runtime::ProtoJson for r#type::Gen {
                 _ => ::core::option::Option::None,
             },
             |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        self.x = d.read_i32()?;
-                    }
-                    _ => {}
+                if field == 0 && !d.take_null() {
+                    self.x = d.read_i32()?;
                 }
                 ::core::result::Result::Ok(())
             },
@@ -423,11 +420,8 @@ impl ::protojsonx_runtime::ProtoJson for conflict::Kind {
                 _ => ::core::option::Option::None,
             },
             |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        self.y = d.read_i32()?;
-                    }
-                    _ => {}
+                if field == 0 && !d.take_null() {
+                    self.y = d.read_i32()?;
                 }
                 ::core::result::Result::Ok(())
             },
@@ -505,11 +499,8 @@ impl ::protojsonx_runtime::ProtoJson for Result {
                 _ => ::core::option::Option::None,
             },
             |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        self.ok = d.read_i32()?;
-                    }
-                    _ => {}
+                if field == 0 && !d.take_null() {
+                    self.ok = d.read_i32()?;
                 }
                 ::core::result::Result::Ok(())
             },

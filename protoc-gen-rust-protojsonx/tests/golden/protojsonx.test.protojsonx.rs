@@ -794,11 +794,8 @@ impl ::protojsonx_runtime::ProtoJson for outer::inner::Deepest {
                 _ => ::core::option::Option::None,
             },
             |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        self.x = d.read_i32()?;
-                    }
-                    _ => {}
+                if field == 0 && !d.take_null() {
+                    self.x = d.read_i32()?;
                 }
                 ::core::result::Result::Ok(())
             },
@@ -1081,6 +1078,70 @@ impl ::protojsonx_runtime::ProtoJson for WellKnown {
         )
     }
 }
+impl ::protojsonx_runtime::ProtoJson for OnlyValues {
+    fn size_hint() -> &'static ::protojsonx_runtime::__private::SizeHint {
+        static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
+        &HINT
+    }
+    fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
+        let object = e.begin_object();
+        if e.emit_unpopulated() || !self.values.is_empty() {
+            e.field(b",\"values\":", b",\"values\":");
+            e.list(&self.values, |e, v| e.message(v));
+        }
+        e.end_object(object);
+    }
+    fn read_json(
+        &mut self,
+        d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
+    ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+        d.read_fields(
+            &[(b"\"values\":", b"\"values\":")],
+            |key| match key {
+                b"values" => ::core::option::Option::Some(0),
+                _ => ::core::option::Option::None,
+            },
+            |d, field| {
+                if field == 0 {
+                    d.read_message_list(&mut self.values)?;
+                }
+                ::core::result::Result::Ok(())
+            },
+        )
+    }
+}
+impl ::protojsonx_runtime::ProtoJson for OnlyValueMap {
+    fn size_hint() -> &'static ::protojsonx_runtime::__private::SizeHint {
+        static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
+        &HINT
+    }
+    fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
+        let object = e.begin_object();
+        if e.emit_unpopulated() || !self.entries.is_empty() {
+            e.field(b",\"entries\":", b",\"entries\":");
+            e.map(&self.entries, |e, v| e.message(v));
+        }
+        e.end_object(object);
+    }
+    fn read_json(
+        &mut self,
+        d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
+    ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+        d.read_fields(
+            &[(b"\"entries\":", b"\"entries\":")],
+            |key| match key {
+                b"entries" => ::core::option::Option::Some(0),
+                _ => ::core::option::Option::None,
+            },
+            |d, field| {
+                if field == 0 {
+                    d.read_map(&mut self.entries, |d| d.new_message())?;
+                }
+                ::core::result::Result::Ok(())
+            },
+        )
+    }
+}
 impl ::protojsonx_runtime::__private::JsonEnum for outer::inner::Mood {
     const NAME: &'static str = "protojsonx.test.Outer.Inner.Mood";
     fn name_of(v: i32) -> ::core::option::Option<&'static str> {
@@ -1151,4 +1212,6 @@ pub fn register_protojsonx_types() {
     >("protojsonx.test.Outer.Inner.Deepest");
     ::protojsonx_runtime::register::<Nothing>("protojsonx.test.Nothing");
     ::protojsonx_runtime::register::<WellKnown>("protojsonx.test.WellKnown");
+    ::protojsonx_runtime::register::<OnlyValues>("protojsonx.test.OnlyValues");
+    ::protojsonx_runtime::register::<OnlyValueMap>("protojsonx.test.OnlyValueMap");
 }

@@ -123,6 +123,25 @@ mod tests {
         assert_eq!(Any::from_json(&json).unwrap(), any);
     }
 
+    /// JSON of the current schema, which users' descriptors follow: fields
+    /// prost-types lacks (`edition`, `features`) are read and dropped, as
+    /// prost drops them in the binary format; enum names are current ones.
+    #[test]
+    fn fields_of_the_current_schema_are_accepted() {
+        let json = r#"{"name":"T","edition":"2023","syntax":"SYNTAX_EDITIONS"}"#;
+        let ty = prost_types::Type::from_json(json).unwrap();
+        assert_eq!((ty.name.as_str(), ty.syntax), ("T", 2));
+        assert_eq!(
+            ty.to_json().unwrap(),
+            r#"{"name":"T","syntax":"SYNTAX_EDITIONS"}"#
+        );
+        let json = r#"{"deprecated":true,"features":{"fieldPresence":"EXPLICIT"},"retention":"RETENTION_SOURCE"}"#;
+        let options = prost_types::FieldOptions::from_json(json).unwrap();
+        assert_eq!(options.deprecated, Some(true));
+        let err = prost_types::FieldOptions::from_json(r#"{"unverifiedLazy":tru}"#).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Syntax, "{err}");
+    }
+
     #[test]
     fn type_and_api_use_their_enum_names() {
         let ty = prost_types::Type {

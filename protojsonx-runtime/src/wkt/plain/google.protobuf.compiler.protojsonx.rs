@@ -97,6 +97,7 @@ impl ::protojsonx_runtime::ProtoJson for CodeGeneratorRequest {
                 (b"\"fileToGenerate\":", b"\"file_to_generate\":"),
                 (b"\"parameter\":", b"\"parameter\":"),
                 (b"\"protoFile\":", b"\"proto_file\":"),
+                (b"\"sourceFileDescriptors\":", b"\"source_file_descriptors\":"),
                 (b"\"compilerVersion\":", b"\"compiler_version\":"),
             ],
             |key| match key {
@@ -105,8 +106,11 @@ impl ::protojsonx_runtime::ProtoJson for CodeGeneratorRequest {
                 }
                 b"parameter" => ::core::option::Option::Some(1),
                 b"protoFile" | b"proto_file" => ::core::option::Option::Some(2),
-                b"compilerVersion" | b"compiler_version" => {
+                b"sourceFileDescriptors" | b"source_file_descriptors" => {
                     ::core::option::Option::Some(3)
+                }
+                b"compilerVersion" | b"compiler_version" => {
+                    ::core::option::Option::Some(4)
                 }
                 _ => ::core::option::Option::None,
             },
@@ -121,7 +125,10 @@ impl ::protojsonx_runtime::ProtoJson for CodeGeneratorRequest {
                     2 if !d.take_null() => {
                         d.read_message_list(&mut self.proto_file)?;
                     }
-                    3 if !d.take_null() => {
+                    3 => {
+                        d.skip_value()?;
+                    }
+                    4 if !d.take_null() => {
                         d.read_message(
                             self
                                 .compiler_version
@@ -272,6 +279,7 @@ impl ::protojsonx_runtime::__private::JsonEnum for code_generator_response::Feat
         match v {
             0 => ::core::option::Option::Some("FEATURE_NONE"),
             1 => ::core::option::Option::Some("FEATURE_PROTO3_OPTIONAL"),
+            2 => ::core::option::Option::Some("FEATURE_SUPPORTS_EDITIONS"),
             _ => ::core::option::Option::None,
         }
     }
@@ -279,6 +287,7 @@ impl ::protojsonx_runtime::__private::JsonEnum for code_generator_response::Feat
         match name {
             b"FEATURE_NONE" => ::core::option::Option::Some(0),
             b"FEATURE_PROTO3_OPTIONAL" => ::core::option::Option::Some(1),
+            b"FEATURE_SUPPORTS_EDITIONS" => ::core::option::Option::Some(2),
             _ => ::core::option::Option::None,
         }
     }

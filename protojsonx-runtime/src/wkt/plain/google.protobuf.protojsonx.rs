@@ -23,11 +23,8 @@ impl ::protojsonx_runtime::ProtoJson for FileDescriptorSet {
                 _ => ::core::option::Option::None,
             },
             |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        d.read_message_list(&mut self.file)?;
-                    }
-                    _ => {}
+                if field == 0 && !d.take_null() {
+                    d.read_message_list(&mut self.file)?;
                 }
                 ::core::result::Result::Ok(())
             },
@@ -109,6 +106,7 @@ impl ::protojsonx_runtime::ProtoJson for FileDescriptorProto {
                 (b"\"options\":", b"\"options\":"),
                 (b"\"sourceCodeInfo\":", b"\"source_code_info\":"),
                 (b"\"syntax\":", b"\"syntax\":"),
+                (b"\"edition\":", b"\"edition\":"),
             ],
             |key| match key {
                 b"name" => ::core::option::Option::Some(0),
@@ -127,6 +125,7 @@ impl ::protojsonx_runtime::ProtoJson for FileDescriptorProto {
                     ::core::option::Option::Some(10)
                 }
                 b"syntax" => ::core::option::Option::Some(11),
+                b"edition" => ::core::option::Option::Some(12),
                 _ => ::core::option::Option::None,
             },
             |d, field| {
@@ -174,6 +173,9 @@ impl ::protojsonx_runtime::ProtoJson for FileDescriptorProto {
                     }
                     11 if !d.take_null() => {
                         self.syntax = ::core::option::Option::Some(d.read_string()?);
+                    }
+                    12 => {
+                        d.skip_value()?;
                     }
                     _ => {}
                 }
@@ -424,17 +426,34 @@ impl ::protojsonx_runtime::ProtoJson for ExtensionRangeOptions {
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
         d.read_fields(
-            &[(b"\"uninterpretedOption\":", b"\"uninterpreted_option\":")],
+            &[
+                (b"\"uninterpretedOption\":", b"\"uninterpreted_option\":"),
+                (b"\"declaration\":", b"\"declaration\":"),
+                (b"\"features\":", b"\"features\":"),
+                (b"\"verification\":", b"\"verification\":"),
+            ],
             |key| match key {
                 b"uninterpretedOption" | b"uninterpreted_option" => {
                     ::core::option::Option::Some(0)
                 }
+                b"declaration" => ::core::option::Option::Some(1),
+                b"features" => ::core::option::Option::Some(2),
+                b"verification" => ::core::option::Option::Some(3),
                 _ => ::core::option::Option::None,
             },
             |d, field| {
                 match field {
                     0 if !d.take_null() => {
                         d.read_message_list(&mut self.uninterpreted_option)?;
+                    }
+                    1 => {
+                        d.skip_value()?;
+                    }
+                    2 => {
+                        d.skip_value()?;
+                    }
+                    3 => {
+                        d.skip_value()?;
                     }
                     _ => {}
                 }
@@ -1095,6 +1114,7 @@ impl ::protojsonx_runtime::ProtoJson for FileOptions {
                 (b"\"phpNamespace\":", b"\"php_namespace\":"),
                 (b"\"phpMetadataNamespace\":", b"\"php_metadata_namespace\":"),
                 (b"\"rubyPackage\":", b"\"ruby_package\":"),
+                (b"\"features\":", b"\"features\":"),
                 (b"\"uninterpretedOption\":", b"\"uninterpreted_option\":"),
             ],
             |key| match key {
@@ -1144,8 +1164,9 @@ impl ::protojsonx_runtime::ProtoJson for FileOptions {
                     ::core::option::Option::Some(18)
                 }
                 b"rubyPackage" | b"ruby_package" => ::core::option::Option::Some(19),
+                b"features" => ::core::option::Option::Some(20),
                 b"uninterpretedOption" | b"uninterpreted_option" => {
-                    ::core::option::Option::Some(20)
+                    ::core::option::Option::Some(21)
                 }
                 _ => ::core::option::Option::None,
             },
@@ -1249,7 +1270,10 @@ impl ::protojsonx_runtime::ProtoJson for FileOptions {
                             d.read_string()?,
                         );
                     }
-                    20 if !d.take_null() => {
+                    20 => {
+                        d.skip_value()?;
+                    }
+                    21 if !d.take_null() => {
                         d.read_message_list(&mut self.uninterpreted_option)?;
                     }
                     _ => {}
@@ -1259,6 +1283,7 @@ impl ::protojsonx_runtime::ProtoJson for FileOptions {
         )
     }
 }
+#[allow(deprecated)]
 impl ::protojsonx_runtime::ProtoJson for MessageOptions {
     fn size_hint() -> &'static ::protojsonx_runtime::__private::SizeHint {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
@@ -1304,6 +1329,11 @@ impl ::protojsonx_runtime::ProtoJson for MessageOptions {
                 ),
                 (b"\"deprecated\":", b"\"deprecated\":"),
                 (b"\"mapEntry\":", b"\"map_entry\":"),
+                (
+                    b"\"deprecatedLegacyJsonFieldConflicts\":",
+                    b"\"deprecated_legacy_json_field_conflicts\":",
+                ),
+                (b"\"features\":", b"\"features\":"),
                 (b"\"uninterpretedOption\":", b"\"uninterpreted_option\":"),
             ],
             |key| match key {
@@ -1315,8 +1345,13 @@ impl ::protojsonx_runtime::ProtoJson for MessageOptions {
                 }
                 b"deprecated" => ::core::option::Option::Some(2),
                 b"mapEntry" | b"map_entry" => ::core::option::Option::Some(3),
-                b"uninterpretedOption" | b"uninterpreted_option" => {
+                b"deprecatedLegacyJsonFieldConflicts"
+                | b"deprecated_legacy_json_field_conflicts" => {
                     ::core::option::Option::Some(4)
+                }
+                b"features" => ::core::option::Option::Some(5),
+                b"uninterpretedOption" | b"uninterpreted_option" => {
+                    ::core::option::Option::Some(6)
                 }
                 _ => ::core::option::Option::None,
             },
@@ -1338,7 +1373,13 @@ impl ::protojsonx_runtime::ProtoJson for MessageOptions {
                     3 if !d.take_null() => {
                         self.map_entry = ::core::option::Option::Some(d.read_bool()?);
                     }
-                    4 if !d.take_null() => {
+                    4 => {
+                        d.skip_value()?;
+                    }
+                    5 => {
+                        d.skip_value()?;
+                    }
+                    6 if !d.take_null() => {
                         d.read_message_list(&mut self.uninterpreted_option)?;
                     }
                     _ => {}
@@ -1395,8 +1436,14 @@ impl ::protojsonx_runtime::ProtoJson for FieldOptions {
                 (b"\"packed\":", b"\"packed\":"),
                 (b"\"jstype\":", b"\"jstype\":"),
                 (b"\"lazy\":", b"\"lazy\":"),
+                (b"\"unverifiedLazy\":", b"\"unverified_lazy\":"),
                 (b"\"deprecated\":", b"\"deprecated\":"),
                 (b"\"weak\":", b"\"weak\":"),
+                (b"\"debugRedact\":", b"\"debug_redact\":"),
+                (b"\"retention\":", b"\"retention\":"),
+                (b"\"targets\":", b"\"targets\":"),
+                (b"\"editionDefaults\":", b"\"edition_defaults\":"),
+                (b"\"features\":", b"\"features\":"),
                 (b"\"uninterpretedOption\":", b"\"uninterpreted_option\":"),
             ],
             |key| match key {
@@ -1404,10 +1451,18 @@ impl ::protojsonx_runtime::ProtoJson for FieldOptions {
                 b"packed" => ::core::option::Option::Some(1),
                 b"jstype" => ::core::option::Option::Some(2),
                 b"lazy" => ::core::option::Option::Some(3),
-                b"deprecated" => ::core::option::Option::Some(4),
-                b"weak" => ::core::option::Option::Some(5),
+                b"unverifiedLazy" | b"unverified_lazy" => ::core::option::Option::Some(4),
+                b"deprecated" => ::core::option::Option::Some(5),
+                b"weak" => ::core::option::Option::Some(6),
+                b"debugRedact" | b"debug_redact" => ::core::option::Option::Some(7),
+                b"retention" => ::core::option::Option::Some(8),
+                b"targets" => ::core::option::Option::Some(9),
+                b"editionDefaults" | b"edition_defaults" => {
+                    ::core::option::Option::Some(10)
+                }
+                b"features" => ::core::option::Option::Some(11),
                 b"uninterpretedOption" | b"uninterpreted_option" => {
-                    ::core::option::Option::Some(6)
+                    ::core::option::Option::Some(12)
                 }
                 _ => ::core::option::Option::None,
             },
@@ -1433,13 +1488,31 @@ impl ::protojsonx_runtime::ProtoJson for FieldOptions {
                     3 if !d.take_null() => {
                         self.lazy = ::core::option::Option::Some(d.read_bool()?);
                     }
-                    4 if !d.take_null() => {
-                        self.deprecated = ::core::option::Option::Some(d.read_bool()?);
+                    4 => {
+                        d.skip_value()?;
                     }
                     5 if !d.take_null() => {
-                        self.weak = ::core::option::Option::Some(d.read_bool()?);
+                        self.deprecated = ::core::option::Option::Some(d.read_bool()?);
                     }
                     6 if !d.take_null() => {
+                        self.weak = ::core::option::Option::Some(d.read_bool()?);
+                    }
+                    7 => {
+                        d.skip_value()?;
+                    }
+                    8 => {
+                        d.skip_value()?;
+                    }
+                    9 => {
+                        d.skip_value()?;
+                    }
+                    10 => {
+                        d.skip_value()?;
+                    }
+                    11 => {
+                        d.skip_value()?;
+                    }
+                    12 if !d.take_null() => {
                         d.read_message_list(&mut self.uninterpreted_option)?;
                     }
                     _ => {}
@@ -1467,16 +1540,23 @@ impl ::protojsonx_runtime::ProtoJson for OneofOptions {
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
         d.read_fields(
-            &[(b"\"uninterpretedOption\":", b"\"uninterpreted_option\":")],
+            &[
+                (b"\"features\":", b"\"features\":"),
+                (b"\"uninterpretedOption\":", b"\"uninterpreted_option\":"),
+            ],
             |key| match key {
+                b"features" => ::core::option::Option::Some(0),
                 b"uninterpretedOption" | b"uninterpreted_option" => {
-                    ::core::option::Option::Some(0)
+                    ::core::option::Option::Some(1)
                 }
                 _ => ::core::option::Option::None,
             },
             |d, field| {
                 match field {
-                    0 if !d.take_null() => {
+                    0 => {
+                        d.skip_value()?;
+                    }
+                    1 if !d.take_null() => {
                         d.read_message_list(&mut self.uninterpreted_option)?;
                     }
                     _ => {}
@@ -1486,6 +1566,7 @@ impl ::protojsonx_runtime::ProtoJson for OneofOptions {
         )
     }
 }
+#[allow(deprecated)]
 impl ::protojsonx_runtime::ProtoJson for EnumOptions {
     fn size_hint() -> &'static ::protojsonx_runtime::__private::SizeHint {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
@@ -1515,13 +1596,23 @@ impl ::protojsonx_runtime::ProtoJson for EnumOptions {
             &[
                 (b"\"allowAlias\":", b"\"allow_alias\":"),
                 (b"\"deprecated\":", b"\"deprecated\":"),
+                (
+                    b"\"deprecatedLegacyJsonFieldConflicts\":",
+                    b"\"deprecated_legacy_json_field_conflicts\":",
+                ),
+                (b"\"features\":", b"\"features\":"),
                 (b"\"uninterpretedOption\":", b"\"uninterpreted_option\":"),
             ],
             |key| match key {
                 b"allowAlias" | b"allow_alias" => ::core::option::Option::Some(0),
                 b"deprecated" => ::core::option::Option::Some(1),
-                b"uninterpretedOption" | b"uninterpreted_option" => {
+                b"deprecatedLegacyJsonFieldConflicts"
+                | b"deprecated_legacy_json_field_conflicts" => {
                     ::core::option::Option::Some(2)
+                }
+                b"features" => ::core::option::Option::Some(3),
+                b"uninterpretedOption" | b"uninterpreted_option" => {
+                    ::core::option::Option::Some(4)
                 }
                 _ => ::core::option::Option::None,
             },
@@ -1533,7 +1624,13 @@ impl ::protojsonx_runtime::ProtoJson for EnumOptions {
                     1 if !d.take_null() => {
                         self.deprecated = ::core::option::Option::Some(d.read_bool()?);
                     }
-                    2 if !d.take_null() => {
+                    2 => {
+                        d.skip_value()?;
+                    }
+                    3 => {
+                        d.skip_value()?;
+                    }
+                    4 if !d.take_null() => {
                         d.read_message_list(&mut self.uninterpreted_option)?;
                     }
                     _ => {}
@@ -1567,12 +1664,16 @@ impl ::protojsonx_runtime::ProtoJson for EnumValueOptions {
         d.read_fields(
             &[
                 (b"\"deprecated\":", b"\"deprecated\":"),
+                (b"\"features\":", b"\"features\":"),
+                (b"\"debugRedact\":", b"\"debug_redact\":"),
                 (b"\"uninterpretedOption\":", b"\"uninterpreted_option\":"),
             ],
             |key| match key {
                 b"deprecated" => ::core::option::Option::Some(0),
+                b"features" => ::core::option::Option::Some(1),
+                b"debugRedact" | b"debug_redact" => ::core::option::Option::Some(2),
                 b"uninterpretedOption" | b"uninterpreted_option" => {
-                    ::core::option::Option::Some(1)
+                    ::core::option::Option::Some(3)
                 }
                 _ => ::core::option::Option::None,
             },
@@ -1581,7 +1682,13 @@ impl ::protojsonx_runtime::ProtoJson for EnumValueOptions {
                     0 if !d.take_null() => {
                         self.deprecated = ::core::option::Option::Some(d.read_bool()?);
                     }
-                    1 if !d.take_null() => {
+                    1 => {
+                        d.skip_value()?;
+                    }
+                    2 => {
+                        d.skip_value()?;
+                    }
+                    3 if !d.take_null() => {
                         d.read_message_list(&mut self.uninterpreted_option)?;
                     }
                     _ => {}
@@ -1614,22 +1721,27 @@ impl ::protojsonx_runtime::ProtoJson for ServiceOptions {
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
         d.read_fields(
             &[
+                (b"\"features\":", b"\"features\":"),
                 (b"\"deprecated\":", b"\"deprecated\":"),
                 (b"\"uninterpretedOption\":", b"\"uninterpreted_option\":"),
             ],
             |key| match key {
-                b"deprecated" => ::core::option::Option::Some(0),
+                b"features" => ::core::option::Option::Some(0),
+                b"deprecated" => ::core::option::Option::Some(1),
                 b"uninterpretedOption" | b"uninterpreted_option" => {
-                    ::core::option::Option::Some(1)
+                    ::core::option::Option::Some(2)
                 }
                 _ => ::core::option::Option::None,
             },
             |d, field| {
                 match field {
-                    0 if !d.take_null() => {
-                        self.deprecated = ::core::option::Option::Some(d.read_bool()?);
+                    0 => {
+                        d.skip_value()?;
                     }
                     1 if !d.take_null() => {
+                        self.deprecated = ::core::option::Option::Some(d.read_bool()?);
+                    }
+                    2 if !d.take_null() => {
                         d.read_message_list(&mut self.uninterpreted_option)?;
                     }
                     _ => {}
@@ -1668,6 +1780,7 @@ impl ::protojsonx_runtime::ProtoJson for MethodOptions {
             &[
                 (b"\"deprecated\":", b"\"deprecated\":"),
                 (b"\"idempotencyLevel\":", b"\"idempotency_level\":"),
+                (b"\"features\":", b"\"features\":"),
                 (b"\"uninterpretedOption\":", b"\"uninterpreted_option\":"),
             ],
             |key| match key {
@@ -1675,8 +1788,9 @@ impl ::protojsonx_runtime::ProtoJson for MethodOptions {
                 b"idempotencyLevel" | b"idempotency_level" => {
                     ::core::option::Option::Some(1)
                 }
+                b"features" => ::core::option::Option::Some(2),
                 b"uninterpretedOption" | b"uninterpreted_option" => {
-                    ::core::option::Option::Some(2)
+                    ::core::option::Option::Some(3)
                 }
                 _ => ::core::option::Option::None,
             },
@@ -1692,7 +1806,10 @@ impl ::protojsonx_runtime::ProtoJson for MethodOptions {
                             self.idempotency_level = ::core::option::Option::Some(v);
                         }
                     }
-                    2 if !d.take_null() => {
+                    2 => {
+                        d.skip_value()?;
+                    }
+                    3 if !d.take_null() => {
                         d.read_message_list(&mut self.uninterpreted_option)?;
                     }
                     _ => {}
@@ -1875,11 +1992,8 @@ impl ::protojsonx_runtime::ProtoJson for SourceCodeInfo {
                 _ => ::core::option::Option::None,
             },
             |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        d.read_message_list(&mut self.location)?;
-                    }
-                    _ => {}
+                if field == 0 && !d.take_null() {
+                    d.read_message_list(&mut self.location)?;
                 }
                 ::core::result::Result::Ok(())
             },
@@ -1999,11 +2113,8 @@ impl ::protojsonx_runtime::ProtoJson for GeneratedCodeInfo {
                 _ => ::core::option::Option::None,
             },
             |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        d.read_message_list(&mut self.annotation)?;
-                    }
-                    _ => {}
+                if field == 0 && !d.take_null() {
+                    d.read_message_list(&mut self.annotation)?;
                 }
                 ::core::result::Result::Ok(())
             },
@@ -2045,12 +2156,14 @@ impl ::protojsonx_runtime::ProtoJson for generated_code_info::Annotation {
                 (b"\"sourceFile\":", b"\"source_file\":"),
                 (b"\"begin\":", b"\"begin\":"),
                 (b"\"end\":", b"\"end\":"),
+                (b"\"semantic\":", b"\"semantic\":"),
             ],
             |key| match key {
                 b"path" => ::core::option::Option::Some(0),
                 b"sourceFile" | b"source_file" => ::core::option::Option::Some(1),
                 b"begin" => ::core::option::Option::Some(2),
                 b"end" => ::core::option::Option::Some(3),
+                b"semantic" => ::core::option::Option::Some(4),
                 _ => ::core::option::Option::None,
             },
             |d, field| {
@@ -2068,6 +2181,9 @@ impl ::protojsonx_runtime::ProtoJson for generated_code_info::Annotation {
                     }
                     3 if !d.take_null() => {
                         self.end = ::core::option::Option::Some(d.read_i32()?);
+                    }
+                    4 => {
+                        d.skip_value()?;
                     }
                     _ => {}
                 }
@@ -2100,11 +2216,8 @@ impl ::protojsonx_runtime::ProtoJson for SourceContext {
                 _ => ::core::option::Option::None,
             },
             |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        self.file_name = d.read_string()?;
-                    }
-                    _ => {}
+                if field == 0 && !d.take_null() {
+                    self.file_name = d.read_string()?;
                 }
                 ::core::result::Result::Ok(())
             },
@@ -2156,6 +2269,7 @@ impl ::protojsonx_runtime::ProtoJson for Type {
                 (b"\"options\":", b"\"options\":"),
                 (b"\"sourceContext\":", b"\"source_context\":"),
                 (b"\"syntax\":", b"\"syntax\":"),
+                (b"\"edition\":", b"\"edition\":"),
             ],
             |key| match key {
                 b"name" => ::core::option::Option::Some(0),
@@ -2164,6 +2278,7 @@ impl ::protojsonx_runtime::ProtoJson for Type {
                 b"options" => ::core::option::Option::Some(3),
                 b"sourceContext" | b"source_context" => ::core::option::Option::Some(4),
                 b"syntax" => ::core::option::Option::Some(5),
+                b"edition" => ::core::option::Option::Some(6),
                 _ => ::core::option::Option::None,
             },
             |d, field| {
@@ -2192,6 +2307,9 @@ impl ::protojsonx_runtime::ProtoJson for Type {
                         {
                             self.syntax = v;
                         }
+                    }
+                    6 => {
+                        d.skip_value()?;
                     }
                     _ => {}
                 }
@@ -2366,6 +2484,7 @@ impl ::protojsonx_runtime::ProtoJson for Enum {
                 (b"\"options\":", b"\"options\":"),
                 (b"\"sourceContext\":", b"\"source_context\":"),
                 (b"\"syntax\":", b"\"syntax\":"),
+                (b"\"edition\":", b"\"edition\":"),
             ],
             |key| match key {
                 b"name" => ::core::option::Option::Some(0),
@@ -2373,6 +2492,7 @@ impl ::protojsonx_runtime::ProtoJson for Enum {
                 b"options" => ::core::option::Option::Some(2),
                 b"sourceContext" | b"source_context" => ::core::option::Option::Some(3),
                 b"syntax" => ::core::option::Option::Some(4),
+                b"edition" => ::core::option::Option::Some(5),
                 _ => ::core::option::Option::None,
             },
             |d, field| {
@@ -2398,6 +2518,9 @@ impl ::protojsonx_runtime::ProtoJson for Enum {
                         {
                             self.syntax = v;
                         }
+                    }
+                    5 => {
+                        d.skip_value()?;
                     }
                     _ => {}
                 }
@@ -2805,16 +2928,16 @@ impl ::protojsonx_runtime::__private::JsonEnum for field_descriptor_proto::Label
     fn name_of(v: i32) -> ::core::option::Option<&'static str> {
         match v {
             1 => ::core::option::Option::Some("LABEL_OPTIONAL"),
-            2 => ::core::option::Option::Some("LABEL_REQUIRED"),
             3 => ::core::option::Option::Some("LABEL_REPEATED"),
+            2 => ::core::option::Option::Some("LABEL_REQUIRED"),
             _ => ::core::option::Option::None,
         }
     }
     fn value_of(name: &[u8]) -> ::core::option::Option<i32> {
         match name {
             b"LABEL_OPTIONAL" => ::core::option::Option::Some(1),
-            b"LABEL_REQUIRED" => ::core::option::Option::Some(2),
             b"LABEL_REPEATED" => ::core::option::Option::Some(3),
+            b"LABEL_REQUIRED" => ::core::option::Option::Some(2),
             _ => ::core::option::Option::None,
         }
     }
@@ -2973,6 +3096,7 @@ impl ::protojsonx_runtime::__private::JsonEnum for Syntax {
         match v {
             0 => ::core::option::Option::Some("SYNTAX_PROTO2"),
             1 => ::core::option::Option::Some("SYNTAX_PROTO3"),
+            2 => ::core::option::Option::Some("SYNTAX_EDITIONS"),
             _ => ::core::option::Option::None,
         }
     }
@@ -2980,6 +3104,7 @@ impl ::protojsonx_runtime::__private::JsonEnum for Syntax {
         match name {
             b"SYNTAX_PROTO2" => ::core::option::Option::Some(0),
             b"SYNTAX_PROTO3" => ::core::option::Option::Some(1),
+            b"SYNTAX_EDITIONS" => ::core::option::Option::Some(2),
             _ => ::core::option::Option::None,
         }
     }
