@@ -3,16 +3,6 @@
 //! code, nested by package through the generated module tree, and the
 //! descriptors the driver hands to the Python side.
 
-// Work-arounds, one per open finding in realworld/FINDINGS.md; remove each
-// when its finding is fixed (the check then proves the generated code clean).
-// F2: prost's doc comments (the protos' comments) trip clippy's doc lints.
-#![allow(clippy::doc_lazy_continuation, clippy::doc_overindented_list_items)]
-// F3: prost's oneof enums with one large variant.
-#![allow(clippy::large_enum_variant)]
-// F4: the JSON reader of a message whose one field is a repeated message or
-// a map of messages is a one-arm `match`.
-#![allow(clippy::single_match)]
-
 // The generated tree: `google::pubsub::v1::PubsubMessage`,
 // `opentelemetry::proto::trace::v1::Span`, ..., and
 // `register_all_protojsonx_types()`.

@@ -53,7 +53,7 @@ pub fn file(packages: &[PackageFiles]) -> String {
                 });
         module.files.extend(package.files.iter().cloned());
     }
-    let modules = module(&root);
+    let modules = module(&root, true);
     let calls = packages.iter().filter(|p| p.registers).map(|p| {
         let path = p
             .package
@@ -78,18 +78,33 @@ pub fn file(packages: &[PackageFiles]) -> String {
     format!("{header}{}", prettyplease::unparse(&file))
 }
 
-/// The `include!`s of `m` and its children as nested `pub mod`s.
-fn module(m: &Module) -> TokenStream {
+/// The `include!`s of `m` and its children as nested `pub mod`s. Top-level
+/// modules allow the clippy lints that prost's part of the code trips on
+/// real schemas: markdown of the .proto comments, which becomes doc comments
+/// verbatim, and oneof enums with one large variant (`unknown_lints` for
+/// toolchains older than a lint).
+fn module(m: &Module, top: bool) -> TokenStream {
     let includes = m.files.iter().map(|f| {
         let name = Literal::string(f);
         quote!(include!(#name);)
     });
     let children = m.children.iter().map(|(name, child)| {
         let name = ident(name);
-        let body = module(child);
+        let body = module(child, false);
         let doc = format!(" Package `{}`.", child.package);
+        let allow = top.then(|| {
+            quote! {
+                #[allow(
+                    unknown_lints,
+                    clippy::doc_lazy_continuation,
+                    clippy::doc_overindented_list_items,
+                    clippy::large_enum_variant
+                )]
+            }
+        });
         quote! {
             #[doc = #doc]
+            #allow
             pub mod #name {
                 #body
             }
@@ -127,6 +142,12 @@ mod tests {
         ]);
         let expected = r#"include!("_.rs");
 /// Package `google`.
+#[allow(
+    unknown_lints,
+    clippy::doc_lazy_continuation,
+    clippy::doc_overindented_list_items,
+    clippy::large_enum_variant
+)]
 pub mod google {
     include!("google.rs");
     /// Package `google.api`.
