@@ -44,20 +44,12 @@ from google.protobuf import descriptor_pb2, descriptor_pool, json_format, messag
 from google.protobuf.descriptor import FieldDescriptor as FD
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-KNOWN_DIFFERENCES = os.path.join(HERE, "..", "robustness", "diff", "KNOWN_DIFFERENCES.md")
 URL_PREFIX = "type.googleapis.com/"
 
-# Each label of the driver's JSON maps to these MessageToJson arguments
-# (the option sets of robustness/diff).
-OPTION_SETS = {
-    "default": {},
-    "proto_names": {"preserving_proto_field_name": True},
-    "all": {
-        "preserving_proto_field_name": True,
-        "always_print_fields_with_no_presence": True,
-        "use_integers_for_enums": True,
-    },
-}
+# Each label of the driver's JSON maps to MessageToJson arguments: the option
+# sets of the differential test, from its script.
+sys.path.insert(0, os.path.join(HERE, "..", "robustness", "diff"))
+from differential import OPTION_SETS, known_differences  # noqa: E402
 
 # ---------------------------------------------------------------------------
 # The slice and the descriptor pool
@@ -482,12 +474,6 @@ def known_rule(error, got, want, pool):
     return None
 
 
-def known_rules():
-    """The rule names listed in KNOWN_DIFFERENCES.md (first column)."""
-    with open(KNOWN_DIFFERENCES, encoding="utf-8") as f:
-        return set(re.findall(r"^\| `([^`]+)` \|", f.read(), re.M))
-
-
 # ---------------------------------------------------------------------------
 # The two sides
 # ---------------------------------------------------------------------------
@@ -535,7 +521,7 @@ class Check:
     def __init__(self, pool, schema=None):
         self.pool = pool
         self.schema = schema   # a RuntimeSchema: explains what prost-types lacks
-        self.known = known_rules()
+        self.known = known_differences()
         self.failures = {}   # item id -> reports
         self.tolerated = {}
         self.schema_known = set()   # ids of items with a conversion SCHEMA_RULE explains

@@ -149,19 +149,27 @@ fn edition_descriptors_are_refused_by_the_generator() {
     );
 }
 
-#[test]
-fn syntax_errors_name_the_file_line_and_column_and_show_the_line() {
-    let dir = std::env::temp_dir().join(format!("protojsonx-syntax-{}", std::process::id()));
-    std::fs::create_dir_all(dir.join("bad")).unwrap();
-    let text = "syntax = \"proto3\";\n\nmessage Broken {\n  int32 x = ;\n}\n";
-    std::fs::write(dir.join("bad/broken.proto"), text).unwrap();
+/// The error `Builder` gives for one file `name` holding `text`, written
+/// into a directory of its own.
+fn compile_error(tag: &str, name: &str, text: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("protojsonx-{tag}-{}", std::process::id()));
+    let path = dir.join(name);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, text).unwrap();
     let err = Builder::new()
         .include(&dir)
         .out_dir(&dir)
-        .compile(&[dir.join("bad/broken.proto")])
+        .compile(&[path])
         .unwrap_err()
         .to_string();
     std::fs::remove_dir_all(&dir).unwrap();
+    err
+}
+
+#[test]
+fn syntax_errors_name_the_file_line_and_column_and_show_the_line() {
+    let text = "syntax = \"proto3\";\n\nmessage Broken {\n  int32 x = ;\n}\n";
+    let err = compile_error("syntax", "bad/broken.proto", text);
     let lines: Vec<&str> = err.lines().collect();
     assert!(lines[0].starts_with("bad/broken.proto:4:13: "), "{err}");
     assert_eq!(
@@ -173,17 +181,8 @@ fn syntax_errors_name_the_file_line_and_column_and_show_the_line() {
 
 #[test]
 fn unknown_types_are_reported_where_they_are_used() {
-    let dir = std::env::temp_dir().join(format!("protojsonx-types-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
     let text = "syntax = \"proto3\";\nmessage M {\n  Missing m = 1;\n}\n";
-    std::fs::write(dir.join("types.proto"), text).unwrap();
-    let err = Builder::new()
-        .include(&dir)
-        .out_dir(&dir)
-        .compile(&[dir.join("types.proto")])
-        .unwrap_err()
-        .to_string();
-    std::fs::remove_dir_all(&dir).unwrap();
+    let err = compile_error("types", "types.proto", text);
     assert!(err.starts_with("types.proto:3:3: "), "{err}");
     assert!(err.contains("Missing"), "{err}");
     assert!(err.contains("\n3 |   Missing m = 1;\n"), "{err}");
