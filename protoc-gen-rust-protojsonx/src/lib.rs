@@ -89,7 +89,8 @@ pub fn generate(
         to_generate.iter().any(|name| name == f.name())
             || (config.compile_well_known_types && f.package() == "google.protobuf")
     };
-    if let Some(file) = files.iter().find(|f| wanted(f) && f.syntax() == "editions") {
+    let edition = files.iter().find(|f| wanted(f) && f.syntax() == "editions");
+    if let Some(file) = edition {
         return Err(parse::editions_unsupported(file.name()));
     }
     let mut packages: Vec<&str> = files
