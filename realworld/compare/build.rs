@@ -8,7 +8,10 @@
 //! - `pbjson`: prost-build's structs over `pbjson-types` and pbjson-build's
 //!   serde code, each package's `.serde.rs` included after its structs.
 //!
-//! All three write the module tree `mod.rs` that `src/lib.rs` includes.
+//! All three write the module tree `mod.rs` that `src/lib.rs` includes. With
+//! the feature `use-all`, each package file also gets a public function
+//! `uses()` that encodes and decodes every message type of its package
+//! through `crate::round_trip` (see [`add_uses`]).
 
 use std::error::Error;
 use std::path::{Path, PathBuf};
@@ -45,6 +48,46 @@ fn main() -> Result<(), Box<dyn Error>> {
             .out_dir(&out)
             .include_file("mod.rs")
             .compile_fds(set)?;
+    }
+    if std::env::var_os("CARGO_FEATURE_USE_ALL").is_some() {
+        add_uses(&out)?;
+    }
+    Ok(())
+}
+
+/// Appends `pub fn uses()` to every package file of `out`, calling
+/// `crate::round_trip::<T>()` for each message type `T` with JSON code: the
+/// types are read off the generated impls (`impl ... for T {`), whose paths
+/// are relative to the package module either way.
+fn add_uses(out: &Path) -> Result<(), Box<dyn Error>> {
+    let marker = if std::env::var_os("CARGO_FEATURE_PBJSON").is_some() {
+        "impl serde::Serialize for "
+    } else {
+        "impl ::protojsonx_runtime::ProtoJson for "
+    };
+    for entry in std::fs::read_dir(out)? {
+        let path = entry?.path();
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
+        if name == "mod.rs" || name.ends_with(".serde.rs") || !name.ends_with(".rs") {
+            continue;
+        }
+        let mut code = std::fs::read_to_string(&path)?;
+        let serde = out.join(name.replace(".rs", ".serde.rs"));
+        let impls = if serde.exists() {
+            std::fs::read_to_string(serde)?
+        } else {
+            code.clone()
+        };
+        let calls: String = impls
+            .lines()
+            .filter_map(|line| line.strip_prefix(marker)?.strip_suffix(" {"))
+            .map(|ty| format!("    crate::round_trip::<{ty}>();\n"))
+            .collect();
+        code.push_str(&format!("/// Encodes and decodes every message type of this package.\npub fn uses() {{\n{calls}}}\n"));
+        std::fs::write(&path, code)?;
     }
     Ok(())
 }

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Code size and build time of the real-world slice, three ways (see build.rs):
-# prost alone, prost + protojsonx, prost + pbjson-build 0.9.
+# prost alone, prost + protojsonx, prost + pbjson-build 0.9; the two JSON ways
+# also with the feature use-all, which encodes and decodes every message type
+# in the crate (JSON code is compiled where it is used: pbjson's serde code is
+# generic, protojsonx's impls are #[inline]).
 #
 #   realworld/compare/run.sh [ROUNDS]     (default 3; the best round is reported)
 #
@@ -8,7 +11,7 @@
 # cargo reruns the build script (parsing and code generation) and recompiles
 # the crate alone: `cargo build` (debug profile) of a crate holding the
 # generated code, as a user's build pays it after changing a .proto. Not part
-# of CI (about 20 minutes on 2 cores); the numbers go to the README.
+# of CI (about 30 minutes for one round on 2 cores); the numbers go to the README.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")"
@@ -19,7 +22,8 @@ export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
 export CARGO_INCREMENTAL=0
 ../fetch.sh
 
-variants=("prost:" "protojsonx:--features=protojsonx" "pbjson:--features=pbjson")
+variants=("prost:" "protojsonx:--features=protojsonx" "pbjson:--features=pbjson"
+  "protojsonx-used:--features=protojsonx,use-all" "pbjson-used:--features=pbjson,use-all")
 
 # The build script's OUT_DIR for a feature set (from cargo's JSON messages).
 out_dir() {
@@ -57,10 +61,10 @@ protojsonx_lines=$(lines "${out[protojsonx]}")
 pbjson_json=$(cat "${out[pbjson]}"/*.serde.rs | wc -l)
 messages=$(grep -ho 'impl ::protojsonx_runtime::ProtoJson for' "${out[protojsonx]}"/*.rs | wc -l)
 echo
-echo "| | generated lines | of which JSON code | cargo build (best of $ROUNDS) |"
-echo "|---|---:|---:|---:|"
-echo "| prost alone | $prost_lines | - | ${best[prost]} s |"
-echo "| prost + protojsonx | $protojsonx_lines | $((protojsonx_lines - prost_lines)) | ${best[protojsonx]} s |"
-echo "| prost + pbjson 0.9 | $(lines "${out[pbjson]}") | $pbjson_json | ${best[pbjson]} s |"
+echo "| | generated lines | of which JSON code | cargo build, crate alone | every type used |"
+echo "|---|---:|---:|---:|---:|"
+echo "| prost alone | $prost_lines | - | ${best[prost]} s | |"
+echo "| prost + protojsonx | $protojsonx_lines | $((protojsonx_lines - prost_lines)) | ${best[protojsonx]} s | ${best[protojsonx-used]} s |"
+echo "| prost + pbjson 0.9 | $(lines "${out[pbjson]}") | $pbjson_json | ${best[pbjson]} s | ${best[pbjson-used]} s |"
 echo
 echo "compare/run.sh: $messages messages with JSON code"

@@ -6,10 +6,10 @@
 
 use std::collections::HashSet;
 
-use proc_macro2::{Literal, TokenStream};
+use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 
-use super::{FieldKeys, ident, path};
+use super::{FieldKeys, ident, path, rt};
 use crate::model::{Field, Kind, Message, Shape};
 
 /// The statements of `read_json` for `message`.
@@ -157,8 +157,8 @@ fn read_field<'m>(message: &'m Message, field: &'m Field) -> (&'m Kind, TokenStr
                 }
                 Kind::Message { .. } => quote!(d.read_message_list(&mut self.#name)?;),
                 _ => {
-                    let value = read_value(kind);
-                    quote!(d.read_list(&mut self.#name, |d| #value)?;)
+                    let read = read_fn(kind);
+                    quote!(d.read_list(&mut self.#name, #read)?;)
                 }
             };
             (kind, read)
@@ -170,8 +170,8 @@ fn read_field<'m>(message: &'m Message, field: &'m Field) -> (&'m Kind, TokenStr
                     quote!(d.read_enum_map::<_, #ty>(&mut self.#name)?;)
                 }
                 _ => {
-                    let value = read_value(kind);
-                    quote!(d.read_map(&mut self.#name, |d| #value)?;)
+                    let read = read_fn(kind);
+                    quote!(d.read_map(&mut self.#name, #read)?;)
                 }
             };
             (kind, read)
@@ -208,17 +208,33 @@ fn read_field<'m>(message: &'m Message, field: &'m Field) -> (&'m Kind, TokenStr
 
 /// The call reading one value of a non-enum kind, as a `Result`.
 fn read_value(kind: &Kind) -> TokenStream {
-    match kind {
-        Kind::Bool => quote!(d.read_bool()),
-        Kind::I32 => quote!(d.read_i32()),
-        Kind::U32 => quote!(d.read_u32()),
-        Kind::I64 => quote!(d.read_i64()),
-        Kind::U64 => quote!(d.read_u64()),
-        Kind::F32 => quote!(d.read_f32()),
-        Kind::F64 => quote!(d.read_f64()),
-        Kind::String => quote!(d.read_string()),
-        Kind::Bytes => quote!(d.read_bytes()),
-        Kind::Message { .. } => quote!(d.new_message()),
+    let method = reader(kind);
+    quote!(d.#method())
+}
+
+/// The decoder method reading one value of a non-enum kind, as a path, for
+/// the readers of lists and maps: one instance of theirs per kind, where a
+/// closure would make one per field.
+fn read_fn(kind: &Kind) -> TokenStream {
+    let decoder = rt::decoder();
+    let method = reader(kind);
+    quote!(#decoder::#method)
+}
+
+/// The name of the decoder method reading one value of a non-enum kind.
+fn reader(kind: &Kind) -> Ident {
+    let name = match kind {
+        Kind::Bool => "read_bool",
+        Kind::I32 => "read_i32",
+        Kind::U32 => "read_u32",
+        Kind::I64 => "read_i64",
+        Kind::U64 => "read_u64",
+        Kind::F32 => "read_f32",
+        Kind::F64 => "read_f64",
+        Kind::String => "read_string",
+        Kind::Bytes => "read_bytes",
+        Kind::Message { .. } => "new_message",
         Kind::Enum { .. } => unreachable!("enums are read with read_enum"),
-    }
+    };
+    Ident::new(name, Span::call_site())
 }

@@ -69,6 +69,7 @@ pub fn file(packages: &[PackageFiles]) -> String {
         /// protojsonx's type registry, so that `google.protobuf.Any` values
         /// holding them can be written and read as ProtoJSON. Call it once at
         /// startup; calling it again is harmless.
+        #[inline]
         pub fn register_all_protojsonx_types() {
             #(#calls)*
         }

@@ -4,6 +4,7 @@ impl ::protojsonx_runtime::ProtoJson for Child {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if let ::core::option::Option::Some(v) = &self.name {
@@ -12,6 +13,7 @@ impl ::protojsonx_runtime::ProtoJson for Child {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -36,6 +38,7 @@ impl ::protojsonx_runtime::ProtoJson for Legacy {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if let ::core::option::Option::Some(v) = &self.opt_int32 {
@@ -99,6 +102,7 @@ impl ::protojsonx_runtime::ProtoJson for Legacy {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -164,7 +168,10 @@ impl ::protojsonx_runtime::ProtoJson for Legacy {
                         d.read_message(&mut self.req_child)?;
                     }
                     6 if !d.take_null() => {
-                        d.read_list(&mut self.rep_int32, |d| d.read_i32())?;
+                        d.read_list(
+                            &mut self.rep_int32,
+                            ::protojsonx_runtime::__private::Decoder::read_i32,
+                        )?;
                     }
                     7 if !d.take_null() => {
                         d.read_message(
@@ -184,7 +191,10 @@ impl ::protojsonx_runtime::ProtoJson for Legacy {
                         )?;
                     }
                     10 if !d.take_null() => {
-                        d.read_map(&mut self.children, |d| d.new_message())?;
+                        d.read_map(
+                            &mut self.children,
+                            ::protojsonx_runtime::__private::Decoder::new_message,
+                        )?;
                     }
                     11 if !d.take_null() => {
                         d.mark_oneof(&mut seen_oneofs[0], "choice")?;
@@ -216,6 +226,7 @@ impl ::protojsonx_runtime::ProtoJson for legacy::Grouped {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if let ::core::option::Option::Some(v) = &self.a {
@@ -224,6 +235,7 @@ impl ::protojsonx_runtime::ProtoJson for legacy::Grouped {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -248,6 +260,7 @@ impl ::protojsonx_runtime::ProtoJson for legacy::Item {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if let ::core::option::Option::Some(v) = &self.label {
@@ -256,6 +269,7 @@ impl ::protojsonx_runtime::ProtoJson for legacy::Item {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -296,6 +310,7 @@ impl ::protojsonx_runtime::__private::JsonEnum for Closed {
 /// registry, so that `google.protobuf.Any` values holding them can be
 /// written and read as ProtoJSON. Call it once at startup; calling it
 /// again is harmless.
+#[inline]
 pub fn register_protojsonx_types() {
     ::protojsonx_runtime::register::<Child>("protojsonx.legacy.Child");
     ::protojsonx_runtime::register::<Legacy>("protojsonx.legacy.Legacy");

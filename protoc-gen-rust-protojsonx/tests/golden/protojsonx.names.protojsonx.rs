@@ -4,6 +4,7 @@ impl ::protojsonx_runtime::ProtoJson for Self_ {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if e.emit_unpopulated() || self.r#type != 0 {
@@ -96,6 +97,7 @@ impl ::protojsonx_runtime::ProtoJson for Self_ {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -234,6 +236,7 @@ impl ::protojsonx_runtime::ProtoJson for Type {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if let ::core::option::Option::Some(v) = &self.r#gen {
@@ -257,6 +260,7 @@ impl ::protojsonx_runtime::ProtoJson for Type {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -316,6 +320,7 @@ impl ::protojsonx_runtime::ProtoJson for r#type::Gen {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if e.emit_unpopulated() || self.x != 0 {
@@ -324,6 +329,7 @@ impl ::protojsonx_runtime::ProtoJson for r#type::Gen {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -348,6 +354,7 @@ impl ::protojsonx_runtime::ProtoJson for Conflict {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         match &self.kind {
@@ -363,6 +370,7 @@ impl ::protojsonx_runtime::ProtoJson for Conflict {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -401,6 +409,7 @@ impl ::protojsonx_runtime::ProtoJson for conflict::Kind {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if e.emit_unpopulated() || self.y != 0 {
@@ -409,6 +418,7 @@ impl ::protojsonx_runtime::ProtoJson for conflict::Kind {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -433,6 +443,7 @@ impl ::protojsonx_runtime::ProtoJson for Option {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if e.emit_unpopulated() || self.some != 0 {
@@ -445,6 +456,7 @@ impl ::protojsonx_runtime::ProtoJson for Option {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -480,6 +492,7 @@ impl ::protojsonx_runtime::ProtoJson for Result {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if e.emit_unpopulated() || self.ok != 0 {
@@ -488,6 +501,7 @@ impl ::protojsonx_runtime::ProtoJson for Result {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -513,6 +527,7 @@ impl ::protojsonx_runtime::ProtoJson for Retired {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if e.emit_unpopulated() || self.old_count != 0 {
@@ -548,6 +563,7 @@ impl ::protojsonx_runtime::ProtoJson for Retired {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -579,10 +595,16 @@ impl ::protojsonx_runtime::ProtoJson for Retired {
                         self.old_count = d.read_i32()?;
                     }
                     1 if !d.take_null() => {
-                        d.read_list(&mut self.old_tags, |d| d.read_string())?;
+                        d.read_list(
+                            &mut self.old_tags,
+                            ::protojsonx_runtime::__private::Decoder::read_string,
+                        )?;
                     }
                     2 if !d.take_null() => {
-                        d.read_map(&mut self.old_map, |d| d.read_i32())?;
+                        d.read_map(
+                            &mut self.old_map,
+                            ::protojsonx_runtime::__private::Decoder::read_i32,
+                        )?;
                     }
                     3 if !d.take_null() => {
                         d.read_message(
@@ -678,6 +700,7 @@ impl ::protojsonx_runtime::__private::JsonEnum for RetiredKind {
 /// registry, so that `google.protobuf.Any` values holding them can be
 /// written and read as ProtoJSON. Call it once at startup; calling it
 /// again is harmless.
+#[inline]
 pub fn register_protojsonx_types() {
     ::protojsonx_runtime::register::<Self_>("protojsonx.names.Self");
     ::protojsonx_runtime::register::<Type>("protojsonx.names.Type");

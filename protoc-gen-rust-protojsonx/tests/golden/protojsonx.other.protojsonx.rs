@@ -4,6 +4,7 @@ impl ::protojsonx_runtime::ProtoJson for Remote {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if e.emit_unpopulated() || !self.r#where.is_empty() {
@@ -16,6 +17,7 @@ impl ::protojsonx_runtime::ProtoJson for Remote {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -67,6 +69,7 @@ impl ::protojsonx_runtime::__private::JsonEnum for remote::Kind {
 /// registry, so that `google.protobuf.Any` values holding them can be
 /// written and read as ProtoJSON. Call it once at startup; calling it
 /// again is harmless.
+#[inline]
 pub fn register_protojsonx_types() {
     ::protojsonx_runtime::register::<Remote>("protojsonx.other.Remote");
 }

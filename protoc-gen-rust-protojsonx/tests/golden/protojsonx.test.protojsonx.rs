@@ -4,6 +4,7 @@ impl ::protojsonx_runtime::ProtoJson for Scalars {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if e.emit_unpopulated() || self.f_double.to_bits() != 0 {
@@ -116,6 +117,7 @@ impl ::protojsonx_runtime::ProtoJson for Scalars {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -246,10 +248,16 @@ impl ::protojsonx_runtime::ProtoJson for Scalars {
                         }
                     }
                     19 if !d.take_null() => {
-                        d.read_list(&mut self.rep_int64, |d| d.read_i64())?;
+                        d.read_list(
+                            &mut self.rep_int64,
+                            ::protojsonx_runtime::__private::Decoder::read_i64,
+                        )?;
                     }
                     20 if !d.take_null() => {
-                        d.read_list(&mut self.rep_string, |d| d.read_string())?;
+                        d.read_list(
+                            &mut self.rep_string,
+                            ::protojsonx_runtime::__private::Decoder::read_string,
+                        )?;
                     }
                     21 if !d.take_null() => {
                         d.read_enum_list::<Color>(&mut self.rep_color)?;
@@ -258,7 +266,10 @@ impl ::protojsonx_runtime::ProtoJson for Scalars {
                         d.read_message_list(&mut self.rep_msg)?;
                     }
                     23 if !d.take_null() => {
-                        d.read_list(&mut self.rep_bytes, |d| d.read_bytes())?;
+                        d.read_list(
+                            &mut self.rep_bytes,
+                            ::protojsonx_runtime::__private::Decoder::read_bytes,
+                        )?;
                     }
                     24 if !d.take_null() => {
                         self.custom_json = d.read_string()?;
@@ -271,7 +282,10 @@ impl ::protojsonx_runtime::ProtoJson for Scalars {
                         }
                     }
                     26 if !d.take_null() => {
-                        d.read_list(&mut self.rep_double, |d| d.read_f64())?;
+                        d.read_list(
+                            &mut self.rep_double,
+                            ::protojsonx_runtime::__private::Decoder::read_f64,
+                        )?;
                     }
                     _ => {}
                 }
@@ -285,6 +299,7 @@ impl ::protojsonx_runtime::ProtoJson for Maps {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if e.emit_unpopulated() || !self.string_string.is_empty() {
@@ -337,6 +352,7 @@ impl ::protojsonx_runtime::ProtoJson for Maps {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -376,40 +392,73 @@ impl ::protojsonx_runtime::ProtoJson for Maps {
             |d, field| {
                 match field {
                     0 if !d.take_null() => {
-                        d.read_map(&mut self.string_string, |d| d.read_string())?;
+                        d.read_map(
+                            &mut self.string_string,
+                            ::protojsonx_runtime::__private::Decoder::read_string,
+                        )?;
                     }
                     1 if !d.take_null() => {
-                        d.read_map(&mut self.int32_int32, |d| d.read_i32())?;
+                        d.read_map(
+                            &mut self.int32_int32,
+                            ::protojsonx_runtime::__private::Decoder::read_i32,
+                        )?;
                     }
                     2 if !d.take_null() => {
-                        d.read_map(&mut self.int64_string, |d| d.read_string())?;
+                        d.read_map(
+                            &mut self.int64_string,
+                            ::protojsonx_runtime::__private::Decoder::read_string,
+                        )?;
                     }
                     3 if !d.take_null() => {
-                        d.read_map(&mut self.uint32_bool, |d| d.read_bool())?;
+                        d.read_map(
+                            &mut self.uint32_bool,
+                            ::protojsonx_runtime::__private::Decoder::read_bool,
+                        )?;
                     }
                     4 if !d.take_null() => {
-                        d.read_map(&mut self.uint64_double, |d| d.read_f64())?;
+                        d.read_map(
+                            &mut self.uint64_double,
+                            ::protojsonx_runtime::__private::Decoder::read_f64,
+                        )?;
                     }
                     5 if !d.take_null() => {
-                        d.read_map(&mut self.sint32_bytes, |d| d.read_bytes())?;
+                        d.read_map(
+                            &mut self.sint32_bytes,
+                            ::protojsonx_runtime::__private::Decoder::read_bytes,
+                        )?;
                     }
                     6 if !d.take_null() => {
                         d.read_enum_map::<_, Color>(&mut self.sint64_color)?;
                     }
                     7 if !d.take_null() => {
-                        d.read_map(&mut self.fixed32_msg, |d| d.new_message())?;
+                        d.read_map(
+                            &mut self.fixed32_msg,
+                            ::protojsonx_runtime::__private::Decoder::new_message,
+                        )?;
                     }
                     8 if !d.take_null() => {
-                        d.read_map(&mut self.fixed64_float, |d| d.read_f32())?;
+                        d.read_map(
+                            &mut self.fixed64_float,
+                            ::protojsonx_runtime::__private::Decoder::read_f32,
+                        )?;
                     }
                     9 if !d.take_null() => {
-                        d.read_map(&mut self.sfixed32_int64, |d| d.read_i64())?;
+                        d.read_map(
+                            &mut self.sfixed32_int64,
+                            ::protojsonx_runtime::__private::Decoder::read_i64,
+                        )?;
                     }
                     10 if !d.take_null() => {
-                        d.read_map(&mut self.sfixed64_uint64, |d| d.read_u64())?;
+                        d.read_map(
+                            &mut self.sfixed64_uint64,
+                            ::protojsonx_runtime::__private::Decoder::read_u64,
+                        )?;
                     }
                     11 if !d.take_null() => {
-                        d.read_map(&mut self.bool_string, |d| d.read_string())?;
+                        d.read_map(
+                            &mut self.bool_string,
+                            ::protojsonx_runtime::__private::Decoder::read_string,
+                        )?;
                     }
                     _ => {}
                 }
@@ -423,6 +472,7 @@ impl ::protojsonx_runtime::ProtoJson for Oneofs {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if e.emit_unpopulated() || self.before != 0 {
@@ -465,6 +515,7 @@ impl ::protojsonx_runtime::ProtoJson for Oneofs {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -551,6 +602,7 @@ impl ::protojsonx_runtime::ProtoJson for Tree {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if e.emit_unpopulated() || !self.label.is_empty() {
@@ -578,6 +630,7 @@ impl ::protojsonx_runtime::ProtoJson for Tree {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -621,7 +674,10 @@ impl ::protojsonx_runtime::ProtoJson for Tree {
                         );
                     }
                     4 if !d.take_null() => {
-                        d.read_map(&mut self.named, |d| d.new_message())?;
+                        d.read_map(
+                            &mut self.named,
+                            ::protojsonx_runtime::__private::Decoder::new_message,
+                        )?;
                     }
                     _ => {}
                 }
@@ -635,6 +691,7 @@ impl ::protojsonx_runtime::ProtoJson for Outer {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if let ::core::option::Option::Some(v) = &self.inner {
@@ -659,6 +716,7 @@ impl ::protojsonx_runtime::ProtoJson for Outer {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -724,6 +782,7 @@ impl ::protojsonx_runtime::ProtoJson for outer::Inner {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if let ::core::option::Option::Some(v) = &self.deepest {
@@ -736,6 +795,7 @@ impl ::protojsonx_runtime::ProtoJson for outer::Inner {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -775,6 +835,7 @@ impl ::protojsonx_runtime::ProtoJson for outer::inner::Deepest {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if e.emit_unpopulated() || self.x != 0 {
@@ -783,6 +844,7 @@ impl ::protojsonx_runtime::ProtoJson for outer::inner::Deepest {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -807,10 +869,12 @@ impl ::protojsonx_runtime::ProtoJson for Nothing {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -823,6 +887,7 @@ impl ::protojsonx_runtime::ProtoJson for WellKnown {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if let ::core::option::Option::Some(v) = &self.ts {
@@ -906,6 +971,7 @@ impl ::protojsonx_runtime::ProtoJson for WellKnown {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -1030,10 +1096,16 @@ impl ::protojsonx_runtime::ProtoJson for WellKnown {
                         )?;
                     }
                     12 => {
-                        d.read_map(&mut self.val_map, |d| d.new_message())?;
+                        d.read_map(
+                            &mut self.val_map,
+                            ::protojsonx_runtime::__private::Decoder::new_message,
+                        )?;
                     }
                     13 if !d.take_null() => {
-                        d.read_map(&mut self.ts_map, |d| d.new_message())?;
+                        d.read_map(
+                            &mut self.ts_map,
+                            ::protojsonx_runtime::__private::Decoder::new_message,
+                        )?;
                     }
                     14 if !d.take_null() => {
                         d.read_message(
@@ -1083,6 +1155,7 @@ impl ::protojsonx_runtime::ProtoJson for OnlyValues {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if e.emit_unpopulated() || !self.values.is_empty() {
@@ -1091,6 +1164,7 @@ impl ::protojsonx_runtime::ProtoJson for OnlyValues {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -1115,6 +1189,7 @@ impl ::protojsonx_runtime::ProtoJson for OnlyValueMap {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if e.emit_unpopulated() || !self.entries.is_empty() {
@@ -1123,6 +1198,7 @@ impl ::protojsonx_runtime::ProtoJson for OnlyValueMap {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -1135,7 +1211,10 @@ impl ::protojsonx_runtime::ProtoJson for OnlyValueMap {
             },
             |d, field| {
                 if field == 0 {
-                    d.read_map(&mut self.entries, |d| d.new_message())?;
+                    d.read_map(
+                        &mut self.entries,
+                        ::protojsonx_runtime::__private::Decoder::new_message,
+                    )?;
                 }
                 ::core::result::Result::Ok(())
             },
@@ -1200,6 +1279,7 @@ impl ::protojsonx_runtime::__private::JsonEnum for Aliased {
 /// registry, so that `google.protobuf.Any` values holding them can be
 /// written and read as ProtoJSON. Call it once at startup; calling it
 /// again is harmless.
+#[inline]
 pub fn register_protojsonx_types() {
     ::protojsonx_runtime::register::<Scalars>("protojsonx.test.Scalars");
     ::protojsonx_runtime::register::<Maps>("protojsonx.test.Maps");

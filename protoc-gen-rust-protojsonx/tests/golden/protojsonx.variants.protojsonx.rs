@@ -4,6 +4,7 @@ impl ::protojsonx_runtime::ProtoJson for Variants {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if e.emit_unpopulated() || !self.blobs.is_empty() {
@@ -35,6 +36,7 @@ impl ::protojsonx_runtime::ProtoJson for Variants {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -61,16 +63,25 @@ impl ::protojsonx_runtime::ProtoJson for Variants {
             |d, field| {
                 match field {
                     0 if !d.take_null() => {
-                        d.read_map(&mut self.blobs, |d| d.read_bytes())?;
+                        d.read_map(
+                            &mut self.blobs,
+                            ::protojsonx_runtime::__private::Decoder::read_bytes,
+                        )?;
                     }
                     1 if !d.take_null() => {
                         self.data = d.read_bytes()?;
                     }
                     2 if !d.take_null() => {
-                        d.read_list(&mut self.datas, |d| d.read_bytes())?;
+                        d.read_list(
+                            &mut self.datas,
+                            ::protojsonx_runtime::__private::Decoder::read_bytes,
+                        )?;
                     }
                     3 if !d.take_null() => {
-                        d.read_map(&mut self.nested, |d| d.new_message())?;
+                        d.read_map(
+                            &mut self.nested,
+                            ::protojsonx_runtime::__private::Decoder::new_message,
+                        )?;
                     }
                     4 if !d.take_null() => {
                         d.read_message(
@@ -96,6 +107,7 @@ impl ::protojsonx_runtime::ProtoJson for Variants {
 /// registry, so that `google.protobuf.Any` values holding them can be
 /// written and read as ProtoJSON. Call it once at startup; calling it
 /// again is harmless.
+#[inline]
 pub fn register_protojsonx_types() {
     ::protojsonx_runtime::register::<Variants>("protojsonx.variants.Variants");
 }

@@ -4,6 +4,7 @@ impl ::protojsonx_runtime::ProtoJson for Version {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if let ::core::option::Option::Some(v) = &self.major {
@@ -24,6 +25,7 @@ impl ::protojsonx_runtime::ProtoJson for Version {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -68,6 +70,7 @@ impl ::protojsonx_runtime::ProtoJson for CodeGeneratorRequest {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if e.emit_unpopulated() || !self.file_to_generate.is_empty() {
@@ -88,6 +91,7 @@ impl ::protojsonx_runtime::ProtoJson for CodeGeneratorRequest {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -117,7 +121,10 @@ impl ::protojsonx_runtime::ProtoJson for CodeGeneratorRequest {
             |d, field| {
                 match field {
                     0 if !d.take_null() => {
-                        d.read_list(&mut self.file_to_generate, |d| d.read_string())?;
+                        d.read_list(
+                            &mut self.file_to_generate,
+                            ::protojsonx_runtime::__private::Decoder::read_string,
+                        )?;
                     }
                     1 if !d.take_null() => {
                         self.parameter = ::core::option::Option::Some(d.read_string()?);
@@ -147,6 +154,7 @@ impl ::protojsonx_runtime::ProtoJson for CodeGeneratorResponse {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if let ::core::option::Option::Some(v) = &self.error {
@@ -163,6 +171,7 @@ impl ::protojsonx_runtime::ProtoJson for CodeGeneratorResponse {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -206,6 +215,7 @@ impl ::protojsonx_runtime::ProtoJson for code_generator_response::File {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if let ::core::option::Option::Some(v) = &self.name {
@@ -226,6 +236,7 @@ impl ::protojsonx_runtime::ProtoJson for code_generator_response::File {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -296,6 +307,7 @@ impl ::protojsonx_runtime::__private::JsonEnum for code_generator_response::Feat
 /// registry, so that `google.protobuf.Any` values holding them can be
 /// written and read as ProtoJSON. Call it once at startup; calling it
 /// again is harmless.
+#[inline]
 pub fn register_protojsonx_types() {
     ::protojsonx_runtime::register::<Version>("google.protobuf.compiler.Version");
     ::protojsonx_runtime::register::<

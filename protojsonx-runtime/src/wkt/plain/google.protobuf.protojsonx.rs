@@ -4,6 +4,7 @@ impl ::protojsonx_runtime::ProtoJson for FileDescriptorSet {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if e.emit_unpopulated() || !self.file.is_empty() {
@@ -12,6 +13,7 @@ impl ::protojsonx_runtime::ProtoJson for FileDescriptorSet {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -36,6 +38,7 @@ impl ::protojsonx_runtime::ProtoJson for FileDescriptorProto {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if let ::core::option::Option::Some(v) = &self.name {
@@ -88,6 +91,7 @@ impl ::protojsonx_runtime::ProtoJson for FileDescriptorProto {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -137,13 +141,22 @@ impl ::protojsonx_runtime::ProtoJson for FileDescriptorProto {
                         self.package = ::core::option::Option::Some(d.read_string()?);
                     }
                     2 if !d.take_null() => {
-                        d.read_list(&mut self.dependency, |d| d.read_string())?;
+                        d.read_list(
+                            &mut self.dependency,
+                            ::protojsonx_runtime::__private::Decoder::read_string,
+                        )?;
                     }
                     3 if !d.take_null() => {
-                        d.read_list(&mut self.public_dependency, |d| d.read_i32())?;
+                        d.read_list(
+                            &mut self.public_dependency,
+                            ::protojsonx_runtime::__private::Decoder::read_i32,
+                        )?;
                     }
                     4 if !d.take_null() => {
-                        d.read_list(&mut self.weak_dependency, |d| d.read_i32())?;
+                        d.read_list(
+                            &mut self.weak_dependency,
+                            ::protojsonx_runtime::__private::Decoder::read_i32,
+                        )?;
                     }
                     5 if !d.take_null() => {
                         d.read_message_list(&mut self.message_type)?;
@@ -189,6 +202,7 @@ impl ::protojsonx_runtime::ProtoJson for DescriptorProto {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if let ::core::option::Option::Some(v) = &self.name {
@@ -233,6 +247,7 @@ impl ::protojsonx_runtime::ProtoJson for DescriptorProto {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -297,7 +312,10 @@ impl ::protojsonx_runtime::ProtoJson for DescriptorProto {
                         d.read_message_list(&mut self.reserved_range)?;
                     }
                     9 if !d.take_null() => {
-                        d.read_list(&mut self.reserved_name, |d| d.read_string())?;
+                        d.read_list(
+                            &mut self.reserved_name,
+                            ::protojsonx_runtime::__private::Decoder::read_string,
+                        )?;
                     }
                     _ => {}
                 }
@@ -311,6 +329,7 @@ impl ::protojsonx_runtime::ProtoJson for descriptor_proto::ExtensionRange {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if let ::core::option::Option::Some(v) = &self.start {
@@ -327,6 +346,7 @@ impl ::protojsonx_runtime::ProtoJson for descriptor_proto::ExtensionRange {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -370,6 +390,7 @@ impl ::protojsonx_runtime::ProtoJson for descriptor_proto::ReservedRange {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if let ::core::option::Option::Some(v) = &self.start {
@@ -382,6 +403,7 @@ impl ::protojsonx_runtime::ProtoJson for descriptor_proto::ReservedRange {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -413,6 +435,7 @@ impl ::protojsonx_runtime::ProtoJson for ExtensionRangeOptions {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if e.emit_unpopulated() || !self.uninterpreted_option.is_empty() {
@@ -421,6 +444,7 @@ impl ::protojsonx_runtime::ProtoJson for ExtensionRangeOptions {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -467,6 +491,7 @@ impl ::protojsonx_runtime::ProtoJson for FieldDescriptorProto {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if let ::core::option::Option::Some(v) = &self.name {
@@ -515,6 +540,7 @@ impl ::protojsonx_runtime::ProtoJson for FieldDescriptorProto {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -612,6 +638,7 @@ impl ::protojsonx_runtime::ProtoJson for OneofDescriptorProto {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if let ::core::option::Option::Some(v) = &self.name {
@@ -624,6 +651,7 @@ impl ::protojsonx_runtime::ProtoJson for OneofDescriptorProto {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -659,6 +687,7 @@ impl ::protojsonx_runtime::ProtoJson for EnumDescriptorProto {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if let ::core::option::Option::Some(v) = &self.name {
@@ -683,6 +712,7 @@ impl ::protojsonx_runtime::ProtoJson for EnumDescriptorProto {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -722,7 +752,10 @@ impl ::protojsonx_runtime::ProtoJson for EnumDescriptorProto {
                         d.read_message_list(&mut self.reserved_range)?;
                     }
                     4 if !d.take_null() => {
-                        d.read_list(&mut self.reserved_name, |d| d.read_string())?;
+                        d.read_list(
+                            &mut self.reserved_name,
+                            ::protojsonx_runtime::__private::Decoder::read_string,
+                        )?;
                     }
                     _ => {}
                 }
@@ -736,6 +769,7 @@ impl ::protojsonx_runtime::ProtoJson for enum_descriptor_proto::EnumReservedRang
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if let ::core::option::Option::Some(v) = &self.start {
@@ -748,6 +782,7 @@ impl ::protojsonx_runtime::ProtoJson for enum_descriptor_proto::EnumReservedRang
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -779,6 +814,7 @@ impl ::protojsonx_runtime::ProtoJson for EnumValueDescriptorProto {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if let ::core::option::Option::Some(v) = &self.name {
@@ -795,6 +831,7 @@ impl ::protojsonx_runtime::ProtoJson for EnumValueDescriptorProto {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -838,6 +875,7 @@ impl ::protojsonx_runtime::ProtoJson for ServiceDescriptorProto {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if let ::core::option::Option::Some(v) = &self.name {
@@ -854,6 +892,7 @@ impl ::protojsonx_runtime::ProtoJson for ServiceDescriptorProto {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -897,6 +936,7 @@ impl ::protojsonx_runtime::ProtoJson for MethodDescriptorProto {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if let ::core::option::Option::Some(v) = &self.name {
@@ -925,6 +965,7 @@ impl ::protojsonx_runtime::ProtoJson for MethodDescriptorProto {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -994,6 +1035,7 @@ impl ::protojsonx_runtime::ProtoJson for FileOptions {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if let ::core::option::Option::Some(v) = &self.java_package {
@@ -1085,6 +1127,7 @@ impl ::protojsonx_runtime::ProtoJson for FileOptions {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -1289,6 +1332,7 @@ impl ::protojsonx_runtime::ProtoJson for MessageOptions {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if let ::core::option::Option::Some(v) = &self.message_set_wire_format {
@@ -1316,6 +1360,7 @@ impl ::protojsonx_runtime::ProtoJson for MessageOptions {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -1394,6 +1439,7 @@ impl ::protojsonx_runtime::ProtoJson for FieldOptions {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if let ::core::option::Option::Some(v) = &self.ctype {
@@ -1426,6 +1472,7 @@ impl ::protojsonx_runtime::ProtoJson for FieldOptions {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -1527,6 +1574,7 @@ impl ::protojsonx_runtime::ProtoJson for OneofOptions {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if e.emit_unpopulated() || !self.uninterpreted_option.is_empty() {
@@ -1535,6 +1583,7 @@ impl ::protojsonx_runtime::ProtoJson for OneofOptions {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -1572,6 +1621,7 @@ impl ::protojsonx_runtime::ProtoJson for EnumOptions {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if let ::core::option::Option::Some(v) = &self.allow_alias {
@@ -1588,6 +1638,7 @@ impl ::protojsonx_runtime::ProtoJson for EnumOptions {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -1645,6 +1696,7 @@ impl ::protojsonx_runtime::ProtoJson for EnumValueOptions {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if let ::core::option::Option::Some(v) = &self.deprecated {
@@ -1657,6 +1709,7 @@ impl ::protojsonx_runtime::ProtoJson for EnumValueOptions {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -1703,6 +1756,7 @@ impl ::protojsonx_runtime::ProtoJson for ServiceOptions {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if let ::core::option::Option::Some(v) = &self.deprecated {
@@ -1715,6 +1769,7 @@ impl ::protojsonx_runtime::ProtoJson for ServiceOptions {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -1756,6 +1811,7 @@ impl ::protojsonx_runtime::ProtoJson for MethodOptions {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if let ::core::option::Option::Some(v) = &self.deprecated {
@@ -1772,6 +1828,7 @@ impl ::protojsonx_runtime::ProtoJson for MethodOptions {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -1824,6 +1881,7 @@ impl ::protojsonx_runtime::ProtoJson for UninterpretedOption {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if e.emit_unpopulated() || !self.name.is_empty() {
@@ -1856,6 +1914,7 @@ impl ::protojsonx_runtime::ProtoJson for UninterpretedOption {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -1931,6 +1990,7 @@ impl ::protojsonx_runtime::ProtoJson for uninterpreted_option::NamePart {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         e.field(b",\"namePart\":", b",\"name_part\":");
@@ -1939,6 +1999,7 @@ impl ::protojsonx_runtime::ProtoJson for uninterpreted_option::NamePart {
         e.bool(self.is_extension);
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -1973,6 +2034,7 @@ impl ::protojsonx_runtime::ProtoJson for SourceCodeInfo {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if e.emit_unpopulated() || !self.location.is_empty() {
@@ -1981,6 +2043,7 @@ impl ::protojsonx_runtime::ProtoJson for SourceCodeInfo {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -2005,6 +2068,7 @@ impl ::protojsonx_runtime::ProtoJson for source_code_info::Location {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if e.emit_unpopulated() || !self.path.is_empty() {
@@ -2032,6 +2096,7 @@ impl ::protojsonx_runtime::ProtoJson for source_code_info::Location {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -2061,10 +2126,16 @@ impl ::protojsonx_runtime::ProtoJson for source_code_info::Location {
             |d, field| {
                 match field {
                     0 if !d.take_null() => {
-                        d.read_list(&mut self.path, |d| d.read_i32())?;
+                        d.read_list(
+                            &mut self.path,
+                            ::protojsonx_runtime::__private::Decoder::read_i32,
+                        )?;
                     }
                     1 if !d.take_null() => {
-                        d.read_list(&mut self.span, |d| d.read_i32())?;
+                        d.read_list(
+                            &mut self.span,
+                            ::protojsonx_runtime::__private::Decoder::read_i32,
+                        )?;
                     }
                     2 if !d.take_null() => {
                         self.leading_comments = ::core::option::Option::Some(
@@ -2079,7 +2150,7 @@ impl ::protojsonx_runtime::ProtoJson for source_code_info::Location {
                     4 if !d.take_null() => {
                         d.read_list(
                             &mut self.leading_detached_comments,
-                            |d| d.read_string(),
+                            ::protojsonx_runtime::__private::Decoder::read_string,
                         )?;
                     }
                     _ => {}
@@ -2094,6 +2165,7 @@ impl ::protojsonx_runtime::ProtoJson for GeneratedCodeInfo {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if e.emit_unpopulated() || !self.annotation.is_empty() {
@@ -2102,6 +2174,7 @@ impl ::protojsonx_runtime::ProtoJson for GeneratedCodeInfo {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -2126,6 +2199,7 @@ impl ::protojsonx_runtime::ProtoJson for generated_code_info::Annotation {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if e.emit_unpopulated() || !self.path.is_empty() {
@@ -2146,6 +2220,7 @@ impl ::protojsonx_runtime::ProtoJson for generated_code_info::Annotation {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -2169,7 +2244,10 @@ impl ::protojsonx_runtime::ProtoJson for generated_code_info::Annotation {
             |d, field| {
                 match field {
                     0 if !d.take_null() => {
-                        d.read_list(&mut self.path, |d| d.read_i32())?;
+                        d.read_list(
+                            &mut self.path,
+                            ::protojsonx_runtime::__private::Decoder::read_i32,
+                        )?;
                     }
                     1 if !d.take_null() => {
                         self.source_file = ::core::option::Option::Some(
@@ -2197,6 +2275,7 @@ impl ::protojsonx_runtime::ProtoJson for SourceContext {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if e.emit_unpopulated() || !self.file_name.is_empty() {
@@ -2205,6 +2284,7 @@ impl ::protojsonx_runtime::ProtoJson for SourceContext {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -2229,6 +2309,7 @@ impl ::protojsonx_runtime::ProtoJson for Type {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if e.emit_unpopulated() || !self.name.is_empty() {
@@ -2257,6 +2338,7 @@ impl ::protojsonx_runtime::ProtoJson for Type {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -2290,7 +2372,10 @@ impl ::protojsonx_runtime::ProtoJson for Type {
                         d.read_message_list(&mut self.fields)?;
                     }
                     2 if !d.take_null() => {
-                        d.read_list(&mut self.oneofs, |d| d.read_string())?;
+                        d.read_list(
+                            &mut self.oneofs,
+                            ::protojsonx_runtime::__private::Decoder::read_string,
+                        )?;
                     }
                     3 if !d.take_null() => {
                         d.read_message_list(&mut self.options)?;
@@ -2323,6 +2408,7 @@ impl ::protojsonx_runtime::ProtoJson for Field {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if e.emit_unpopulated() || self.kind != 0 {
@@ -2367,6 +2453,7 @@ impl ::protojsonx_runtime::ProtoJson for Field {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -2449,6 +2536,7 @@ impl ::protojsonx_runtime::ProtoJson for Enum {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if e.emit_unpopulated() || !self.name.is_empty() {
@@ -2473,6 +2561,7 @@ impl ::protojsonx_runtime::ProtoJson for Enum {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -2534,6 +2623,7 @@ impl ::protojsonx_runtime::ProtoJson for EnumValue {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if e.emit_unpopulated() || !self.name.is_empty() {
@@ -2550,6 +2640,7 @@ impl ::protojsonx_runtime::ProtoJson for EnumValue {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -2589,6 +2680,7 @@ impl ::protojsonx_runtime::ProtoJson for Option {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if e.emit_unpopulated() || !self.name.is_empty() {
@@ -2601,6 +2693,7 @@ impl ::protojsonx_runtime::ProtoJson for Option {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -2636,6 +2729,7 @@ impl ::protojsonx_runtime::ProtoJson for Api {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if e.emit_unpopulated() || !self.name.is_empty() {
@@ -2668,6 +2762,7 @@ impl ::protojsonx_runtime::ProtoJson for Api {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -2734,6 +2829,7 @@ impl ::protojsonx_runtime::ProtoJson for Method {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if e.emit_unpopulated() || !self.name.is_empty() {
@@ -2766,6 +2862,7 @@ impl ::protojsonx_runtime::ProtoJson for Method {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -2836,6 +2933,7 @@ impl ::protojsonx_runtime::ProtoJson for Mixin {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
         &HINT
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if e.emit_unpopulated() || !self.name.is_empty() {
@@ -2848,6 +2946,7 @@ impl ::protojsonx_runtime::ProtoJson for Mixin {
         }
         e.end_object(object);
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn read_json(
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
@@ -3113,6 +3212,7 @@ impl ::protojsonx_runtime::__private::JsonEnum for Syntax {
 /// registry, so that `google.protobuf.Any` values holding them can be
 /// written and read as ProtoJSON. Call it once at startup; calling it
 /// again is harmless.
+#[inline]
 pub fn register_protojsonx_types() {
     ::protojsonx_runtime::register::<
         FileDescriptorSet,
