@@ -16,7 +16,7 @@ use std::process::Command;
 use miette::Diagnostic;
 use prost::Message;
 use prost_types::FileDescriptorSet;
-use protox::file::{ChainFileResolver, GoogleFileResolver, IncludeFileResolver};
+use protox::file::{ChainFileResolver, FileResolver, GoogleFileResolver, IncludeFileResolver};
 
 /// The descriptors of `protos` and of everything they import, and the names
 /// of `protos` as the descriptors spell them (relative to their include
@@ -40,11 +40,7 @@ fn with_protox(
     for dir in includes {
         resolver.add(IncludeFileResolver::new(dir.clone()));
     }
-    let mut compiler = protox::Compiler::with_file_resolver(resolver);
-    compiler.include_imports(true).include_source_info(true);
-    compiler
-        .open_files(protos)
-        .map_err(|e| io::Error::other(diagnostic(&e, includes)))?;
+    let compiler = open(resolver, includes, protos, true).map_err(io::Error::other)?;
     let names = compiler
         .files()
         .filter(|f| !f.is_import())
@@ -57,23 +53,35 @@ fn with_protox(
 /// from `root`: unlike [`descriptors`], the bundled Google files are not
 /// preferred, for compiling a particular version of them.
 pub(crate) fn only_under(root: &Path, files: &[&str]) -> Result<FileDescriptorSet, String> {
-    let mut compiler = protox::Compiler::new([root]).map_err(|e| e.to_string())?;
-    compiler.include_imports(true);
-    compiler
-        .open_files(files)
-        .map_err(|e| diagnostic(&e, &[root.to_path_buf()]))?;
-    Ok(compiler.file_descriptor_set())
+    let mut resolver = ChainFileResolver::new();
+    resolver.add(IncludeFileResolver::new(root.to_path_buf()));
+    resolver.add(GoogleFileResolver::new());
+    Ok(open(resolver, &[root.to_path_buf()], files, false)?.file_descriptor_set())
 }
 
 /// The descriptors of `files` from the bundled Google files alone, the copy
 /// [`descriptors`] resolves `google/protobuf/*.proto` imports to.
 pub(crate) fn bundled_google(files: &[&str]) -> Result<FileDescriptorSet, String> {
-    let mut compiler = protox::Compiler::with_file_resolver(GoogleFileResolver::new());
-    compiler.include_imports(true);
+    Ok(open(GoogleFileResolver::new(), &[], files, false)?.file_descriptor_set())
+}
+
+/// A protox compiler holding `files` and their imports as `resolver` finds
+/// them, with source info if asked; errors are [`diagnostic`]s, located
+/// under `includes`.
+fn open(
+    resolver: impl FileResolver + 'static,
+    includes: &[PathBuf],
+    files: &[impl AsRef<Path>],
+    source_info: bool,
+) -> Result<protox::Compiler, String> {
+    let mut compiler = protox::Compiler::with_file_resolver(resolver);
+    compiler
+        .include_imports(true)
+        .include_source_info(source_info);
     compiler
         .open_files(files)
-        .map_err(|e| diagnostic(&e, &[]))?;
-    Ok(compiler.file_descriptor_set())
+        .map_err(|e| diagnostic(&e, includes))?;
+    Ok(compiler)
 }
 
 fn with_protoc(
