@@ -75,7 +75,7 @@ fn add_uses(out: &Path) -> Result<(), Box<dyn Error>> {
             continue;
         }
         let mut code = std::fs::read_to_string(&path)?;
-        let serde = out.join(name.replace(".rs", ".serde.rs"));
+        let serde = out.join(serde_file(name));
         let impls = if serde.exists() {
             std::fs::read_to_string(serde)?
         } else {
@@ -118,7 +118,7 @@ fn pbjson(set: FileDescriptorSet, names: &[String], out: &Path) -> Result<(), Bo
     for package in &packages {
         let module = prost_build::Module::from_protobuf_package_name(&package[1..]);
         let structs = module.to_file_name_or("_");
-        let serde = format!("{}.serde.rs", structs.trim_end_matches(".rs"));
+        let serde = serde_file(&structs);
         if out.join(&serde).exists() {
             let mut code = std::fs::read_to_string(out.join(&structs))?;
             code.push_str(&format!("include!(\"{serde}\");\n"));
@@ -126,4 +126,10 @@ fn pbjson(set: FileDescriptorSet, names: &[String], out: &Path) -> Result<(), Bo
         }
     }
     Ok(())
+}
+
+/// The name of pbjson-build's file beside a package's struct file:
+/// `google.api.rs` -> `google.api.serde.rs`.
+fn serde_file(structs: &str) -> String {
+    format!("{}.serde.rs", structs.trim_end_matches(".rs"))
 }

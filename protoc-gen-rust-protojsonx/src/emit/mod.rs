@@ -52,8 +52,8 @@ fn message(message: &Message) -> TokenStream {
     // In a debug build, `#[inline]` makes rustc compile the two methods only
     // in the crates that use them, as serde's generic code is: a crate of
     // thousands of messages builds in less time than with pbjson's code, and
-    // pays for the types it uses. Release builds compile them here, unchanged
-    // (inlining them moves decode times by a few percent, either way).
+    // pays for the types it uses. Release builds compile them here, unchanged:
+    // there, plain `#[inline]` cost decoding 1.5-3.5% more instructions.
     let defer = quote!(#[cfg_attr(debug_assertions, inline)]);
     quote! {
         #allow
