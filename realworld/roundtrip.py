@@ -501,7 +501,7 @@ def python_encode(requests, pool):
     for r in requests:
         any_msg = any_class(pool)(type_url=URL_PREFIX + r["type"], value=bytes.fromhex(r["binary"]))
         answers[r["id"]] = {"id": r["id"], "json": {
-            label: json_format.MessageToJson(any_msg, indent=None, descriptor_pool=pool, **kw)
+            label: json_format.MessageToJson(any_msg, descriptor_pool=pool, **{"indent": None, **kw})
             for label, kw in OPTION_SETS.items()}}
     return answers
 
@@ -625,7 +625,7 @@ def python_json_requests(items, pool, check):
         any_msg.Pack(item["message"], deterministic=True)
         for label, kw in OPTION_SETS.items():
             try:
-                text = json_format.MessageToJson(any_msg, indent=None, descriptor_pool=pool, **kw)
+                text = json_format.MessageToJson(any_msg, descriptor_pool=pool, **{"indent": None, **kw})
             except Exception as e:
                 check.judge(item, "Python JSON", label, "", None, "Python cannot encode it: %s" % e)
                 continue

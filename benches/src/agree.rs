@@ -107,7 +107,7 @@ where
 {
     for opts in [
         EncodeOptions::new().use_proto_names(true),
-        EncodeOptions::new().emit_unpopulated(true),
+        EncodeOptions::new().emit_default_values(true),
         EncodeOptions::new().enums_as_ints(true),
     ] {
         let json = opts.to_vec(&p.msg).unwrap();

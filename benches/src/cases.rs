@@ -241,7 +241,7 @@ where
             ("proto-names", EncodeOptions::new().use_proto_names(true)),
             (
                 "emit-unpopulated",
-                EncodeOptions::new().emit_unpopulated(true),
+                EncodeOptions::new().emit_default_values(true),
             ),
         ];
         if enums {

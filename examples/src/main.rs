@@ -16,7 +16,7 @@ fn main() -> Result<(), protojsonx_runtime::Error> {
     // Options: proto field names, fields at their defaults included.
     let options = EncodeOptions::new()
         .use_proto_names(true)
-        .emit_unpopulated(true);
+        .emit_default_values(true);
     println!(
         "With proto names and unpopulated fields:\n{}\n",
         event.to_json_with(&options)?

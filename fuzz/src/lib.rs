@@ -46,7 +46,7 @@ pub fn encode_and_round_trip<M: ProtoJson>(msg: &M) {
     ] {
         let opts = EncodeOptions::new()
             .use_proto_names(names)
-            .emit_unpopulated(unpopulated)
+            .emit_default_values(unpopulated)
             .enums_as_ints(ints);
         let json = msg
             .to_json_with(&opts)

@@ -73,6 +73,9 @@ pub struct Field {
     /// The struct field's Rust name (for oneof members: the variant's name).
     pub rust_name: String,
     pub shape: Shape,
+    /// A proto3 `optional` field: its presence is a oneof of one, so Go's
+    /// `EmitUnpopulated` leaves it out when unset, as other oneof members.
+    pub proto3_optional: bool,
     /// `[deprecated = true]`: prost marks the field (or oneof variant)
     /// `#[deprecated]`, so code using it must allow that.
     pub deprecated: bool,
@@ -363,6 +366,7 @@ impl Builder<'_> {
             json_name,
             rust_name,
             shape,
+            proto3_optional: f.proto3_optional(),
             deprecated: f.options.as_ref().is_some_and(|o| o.deprecated()),
         }
     }

@@ -11,6 +11,7 @@ use crate::map::{JsonMap, MapKey};
 use crate::num::{self, NumError};
 use crate::options::DecodeOptions;
 use crate::read::{Peek, Reader};
+use crate::wkt::TypeRegistry;
 use crate::{JsonEnum, ProtoJson, base64};
 
 /// Reads ProtoJSON values from a byte slice. Part of the contract with generated code.
@@ -209,6 +210,36 @@ impl<'a> Decoder<'a> {
         Ok(())
     }
 
+    /// Ends an object of a message with proto2 `required` fields, which
+    /// began at `start`: fails naming the first of `names` whose flag in
+    /// `set` is false, unless the options allow partial messages.
+    #[inline]
+    pub fn check_required(
+        &self,
+        start: usize,
+        set: &[bool],
+        names: &'static [&'static str],
+    ) -> Result<(), Error> {
+        match set.iter().position(|set| !set) {
+            Some(missing) if !self.opts.allow_partial => Err(self.missing(start, names[missing])),
+            _ => Ok(()),
+        }
+    }
+
+    #[cold]
+    fn missing(&self, start: usize, name: &str) -> Error {
+        let message = "missing required field (decode with `allow_partial` to accept it)";
+        self.r
+            .error_at(start, ErrorKind::MissingField, message.into())
+            .in_field(name.as_bytes())
+    }
+
+    /// The registry the options name for `Any`, if any.
+    #[inline]
+    pub(crate) fn type_registry(&self) -> Option<&'static TypeRegistry> {
+        self.opts.registry.0
+    }
+
     /// Marks a oneof as set, failing if another of its members was set in this object.
     #[inline]
     pub fn mark_oneof(&mut self, seen: &mut bool, oneof: &'static str) -> Result<(), Error> {
@@ -269,7 +300,7 @@ impl<'a> Decoder<'a> {
     }
 
     /// The byte offset where the next value starts, for error locations.
-    pub(crate) fn offset(&mut self) -> usize {
+    pub fn offset(&mut self) -> usize {
         self.r.peek();
         self.r.offset()
     }

@@ -42,6 +42,9 @@ pub enum ErrorKind {
     /// A field appears twice in one object, a map key twice in one map, or
     /// two members of one oneof are set.
     DuplicateField,
+    /// An object of a proto2 message leaves out one of its `required`
+    /// fields (see `DecodeOptions::allow_partial`).
+    MissingField,
     /// Objects and arrays are nested deeper than `DecodeOptions::max_depth`.
     DepthLimit,
     /// Encoding failed: a message holds a value ProtoJSON cannot express (a

@@ -67,7 +67,7 @@ use std::io;
 
 pub use error::{Error, ErrorKind, PathSegment};
 pub use options::{DecodeOptions, EncodeOptions};
-pub use wkt::register;
+pub use wkt::{TypeRegistry, register, register_with};
 
 /// The contract between generated code and this crate. Not a public API:
 /// it changes with the generator, which is released in lockstep.

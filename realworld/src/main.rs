@@ -25,15 +25,19 @@ use protojsonx_runtime::{DecodeOptions, EncodeOptions, ProtoJson};
 use serde_json::{Map, Value, json};
 
 /// The label and options of each JSON encoding.
-const OPTION_SETS: [(&str, EncodeOptions); 3] = [
+const OPTION_SETS: [(&str, EncodeOptions); 4] = [
     ("default", EncodeOptions::new()),
     ("proto_names", EncodeOptions::new().use_proto_names(true)),
     (
         "all",
         EncodeOptions::new()
             .use_proto_names(true)
-            .emit_unpopulated(true)
+            .emit_default_values(true)
             .enums_as_ints(true),
+    ),
+    (
+        "pretty_ascii",
+        EncodeOptions::new().indent(2).ensure_ascii(true),
     ),
 ];
 

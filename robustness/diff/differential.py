@@ -41,6 +41,7 @@ OPTION_SETS = {
         "always_print_fields_with_no_presence": True,
         "use_integers_for_enums": True,
     },
+    "pretty_ascii": {"indent": 2, "ensure_ascii": True},
 }
 
 TYPE_TAGS = {
@@ -133,7 +134,7 @@ def check_valid(directory):
             theirs = {}
             for label, kwargs in OPTION_SETS.items():
                 try:
-                    theirs[label] = json_format.MessageToJson(expected, indent=None, **kwargs)
+                    theirs[label] = json_format.MessageToJson(expected, **{"indent": None, **kwargs})
                 except Exception as e:
                     unexpected.append("line %d (%s): Python cannot encode it: %s" % (n, label, e))
             out.write(json.dumps({"type": entry["type"], "binary": entry["binary"], "json": theirs}) + "\n")

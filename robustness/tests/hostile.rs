@@ -718,7 +718,7 @@ fn every_prefix_of_a_valid_document_is_an_error() {
             EncodeOptions::new(),
             EncodeOptions::new()
                 .use_proto_names(true)
-                .emit_unpopulated(true),
+                .emit_default_values(true),
         ] {
             let json = msg.to_json_with(&opts).expect("encode").into_bytes();
             decode3(&json).expect("whole document");

@@ -34,22 +34,67 @@ fn config(cases: u32) -> ProptestConfig {
     }
 }
 
-/// All 8 combinations of the encode options.
-fn all_encode_options() -> Vec<EncodeOptions> {
+/// Every combination of the encode options that changes what is written:
+/// key names, enums as numbers, which unset fields are written (none,
+/// defaults as Python's `always_print_fields_with_no_presence`, or Go's
+/// `EmitUnpopulated` with `null`s), and compact or pretty ASCII-only layout.
+/// Each comes with whether unset fields are written as `null`.
+fn all_encode_options() -> Vec<(EncodeOptions, bool)> {
     let mut all = Vec::new();
     for names in [false, true] {
-        for unpopulated in [false, true] {
-            for ints in [false, true] {
-                all.push(
-                    EncodeOptions::new()
+        for ints in [false, true] {
+            for (defaults, nulls) in [(false, false), (true, false), (false, true)] {
+                for pretty in [false, true] {
+                    let opts = EncodeOptions::new()
                         .use_proto_names(names)
-                        .emit_unpopulated(unpopulated)
-                        .enums_as_ints(ints),
-                );
+                        .enums_as_ints(ints)
+                        .emit_default_values(defaults)
+                        .emit_unpopulated(nulls)
+                        .multiline(pretty)
+                        .ensure_ascii(pretty);
+                    all.push((opts, nulls));
+                }
             }
         }
     }
     all
+}
+
+/// What `m` decodes back to after being written with `null`s for unset
+/// fields: the same message, except that each unset `google.protobuf.Value`
+/// field was written as `null`, which reads back as a `Value` holding `null`.
+fn with_null_values(m: &TestAllTypesProto3) -> TestAllTypesProto3 {
+    let mut m = m.clone();
+    fill_null_values(&mut m);
+    m
+}
+
+/// Sets every unset `optional_value` in `m` and the messages inside it.
+fn fill_null_values(m: &mut TestAllTypesProto3) {
+    use prost_types::{Value, value::Kind};
+    use protojsonx_robustness::protobuf_test_messages::proto3::test_all_types_proto3::OneofField;
+    m.optional_value.get_or_insert(Value {
+        kind: Some(Kind::NullValue(0)),
+    });
+    if let Some(r) = m.recursive_message.as_deref_mut() {
+        fill_null_values(r);
+    }
+    let oneof = match &mut m.oneof_field {
+        Some(OneofField::OneofNestedMessage(n)) => Some(&mut **n),
+        _ => None,
+    };
+    let nested = m
+        .optional_nested_message
+        .as_deref_mut()
+        .into_iter()
+        .chain(oneof)
+        .chain(m.repeated_nested_message.iter_mut())
+        .chain(m.map_string_nested_message.values_mut());
+    for n in nested {
+        if let Some(c) = n.corecursive.as_deref_mut() {
+            fill_null_values(c);
+        }
+    }
 }
 
 /// A value no strategy produces, standing in for NaN so messages compare with `==`.
@@ -133,7 +178,17 @@ fn has_duplicate_keys(json: &str) -> bool {
 }
 
 /// The round-trip properties for one message and one set of options.
-fn check_round_trip(m: &TestAllTypesProto3, opts: &EncodeOptions) -> Result<(), TestCaseError> {
+fn check_round_trip(
+    m: &TestAllTypesProto3,
+    opts: &EncodeOptions,
+    nulls: bool,
+) -> Result<(), TestCaseError> {
+    let expected = if nulls {
+        with_null_values(m)
+    } else {
+        m.clone()
+    };
+    let m = &expected;
     let json = m
         .to_json_with(opts)
         .map_err(|e| TestCaseError::fail(format!("encode: {e}")))?;
@@ -171,8 +226,8 @@ proptest! {
     #[test]
     fn proto3_round_trips_under_every_option(m in test_all_types_proto3(2)) {
         protojsonx_robustness::register_all();
-        for opts in all_encode_options() {
-            check_round_trip(&m, &opts)?;
+        for (opts, nulls) in all_encode_options() {
+            check_round_trip(&m, &opts, nulls)?;
         }
     }
 }
@@ -182,7 +237,7 @@ proptest! {
 
     #[test]
     fn proto2_round_trips_under_every_option(m in test_all_types_proto2(2)) {
-        for opts in all_encode_options() {
+        for (opts, _) in all_encode_options() {
             let json = m.to_json_with(&opts).map_err(|e| TestCaseError::fail(e.to_string()))?;
             strict_object(&json)?;
             let back = TestAllTypesProto2::from_json(&json)

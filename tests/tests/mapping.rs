@@ -95,7 +95,7 @@ fn what_is_written_reads_back() {
 fn defaults_are_left_out_unless_asked_for() {
     assert_eq!(json(&Scalars::default()), "{}");
     let all = Scalars::default()
-        .to_json_with(&EncodeOptions::new().emit_unpopulated(true))
+        .to_json_with(&EncodeOptions::new().emit_default_values(true))
         .unwrap();
     assert_eq!(
         all,
@@ -520,4 +520,154 @@ fn encoding_into_a_reused_buffer_appends() {
             .unwrap(),
         m
     );
+}
+
+#[test]
+fn emit_unpopulated_writes_null_for_unset_fields_with_presence() {
+    let m = Legacy::default();
+    let go = EncodeOptions::new().emit_unpopulated(true);
+    let text = m.to_json_with(&go).unwrap();
+    assert_eq!(
+        text,
+        r#"{"optInt32":null,"optString":null,"optEnum":null,"optBytes":null,"reqInt64":"0","reqChild":{"name":null},"repInt32":[],"grouped":null,"item":[],"child":null,"children":{},"optDouble":null,"optFloat":null}"#
+    );
+    assert_eq!(decode::<Legacy>(&text), m);
+    // Python's `always_print_fields_with_no_presence`: no `null`s.
+    let python = EncodeOptions::new().emit_default_values(true);
+    assert_eq!(
+        m.to_json_with(&python).unwrap(),
+        r#"{"reqInt64":"0","reqChild":{},"repInt32":[],"item":[],"children":{}}"#
+    );
+    // proto3: `optional` fields (a oneof of one) and oneofs stay out, as in Go.
+    let text = Oneofs::default().to_json_with(&go).unwrap();
+    assert_eq!(text, r#"{"before":0,"after":0}"#);
+    let text = Scalars::default().to_json_with(&go).unwrap();
+    assert!(text.contains(r#""fInt32":0,"#), "{text}");
+    assert!(!text.contains("optInt32"), "{text}");
+    assert_eq!(decode::<Scalars>(&text), Scalars::default());
+}
+
+#[test]
+fn missing_required_fields_are_errors_unless_partial() {
+    let err = decode_err::<Legacy>(r#"{"reqChild": {}}"#);
+    assert_eq!(err.kind(), ErrorKind::MissingField);
+    assert_eq!(
+        err.to_string(),
+        "missing required field (decode with `allow_partial` to accept it) at `reqInt64` (line 1, column 1)"
+    );
+    let err = decode_err::<Legacy>(r#"{"reqInt64": "1", "children": {"k": {}}}"#);
+    assert_eq!(err.path_string(), "reqChild");
+    // `null` leaves a field unset, so it does not count.
+    let err = decode_err::<Legacy>(r#"{"reqInt64": null, "reqChild": {}}"#);
+    assert_eq!(err.path_string(), "reqInt64");
+    let whole: Legacy = decode(r#"{"req_int64": "1", "reqChild": {}}"#);
+    assert_eq!(whole.req_int64, 1);
+    let partial = DecodeOptions::new().allow_partial(true);
+    let m = Legacy::from_json_with(r#"{"optInt32": 3}"#, &partial).unwrap();
+    assert_eq!((m.opt_int32, m.req_int64), (Some(3), 0));
+}
+
+#[test]
+fn indent_writes_one_member_per_line() {
+    let m = Legacy {
+        req_int64: 5,
+        req_child: Child {
+            name: Some("c".into()),
+        },
+        rep_int32: vec![1, 2],
+        children: [("k".into(), Child::default())].into(),
+        ..Default::default()
+    };
+    let text = m.to_json_with(&EncodeOptions::new().indent(2)).unwrap();
+    let expected = r#"{
+  "reqInt64": "5",
+  "reqChild": {
+    "name": "c"
+  },
+  "repInt32": [
+    1,
+    2
+  ],
+  "children": {
+    "k": {}
+  }
+}"#;
+    assert_eq!(text, expected);
+    assert_eq!(decode::<Legacy>(&text), m);
+    let go = EncodeOptions::new().multiline(true).use_proto_names(true);
+    assert_eq!(
+        m.to_json_with(&go).unwrap(),
+        expected
+            .replace("reqInt64", "req_int64")
+            .replace("reqChild", "req_child")
+            .replace("repInt32", "rep_int32")
+    );
+    let tabs_free = m.to_json_with(&EncodeOptions::new().indent(0)).unwrap();
+    assert!(
+        tabs_free.starts_with("{\n\"reqInt64\": \"5\",\n\"reqChild\": {\n\"name\""),
+        "{tabs_free}"
+    );
+    assert_eq!(
+        m.to_json_with(&EncodeOptions::new().indent(4).multiline(false))
+            .unwrap(),
+        json(&m)
+    );
+}
+
+#[test]
+fn ensure_ascii_escapes_values_and_keys() {
+    let m = names::Accented {
+        text: "é🍰".into()
+    };
+    assert_eq!(json(&m), r#"{"naïve":"é🍰"}"#);
+    let ascii = EncodeOptions::new().ensure_ascii(true);
+    let text = m.to_json_with(&ascii).unwrap();
+    assert_eq!(text, r#"{"na\u00efve":"\u00e9\ud83c\udf70"}"#);
+    assert_eq!(decode::<names::Accented>(&text), m);
+    let pretty = m.to_json_with(&ascii.indent(1)).unwrap();
+    assert_eq!(pretty, "{\n \"na\\u00efve\": \"\\u00e9\\ud83c\\udf70\"\n}");
+    let maps = Maps {
+        string_string: [("ключ".into(), "v".into())].into(),
+        ..Default::default()
+    };
+    assert_eq!(
+        maps.to_json_with(&ascii).unwrap(),
+        r#"{"stringString":{"\u043a\u043b\u044e\u0447":"v"}}"#
+    );
+}
+
+#[test]
+fn a_type_registry_of_its_own_resolves_any_per_call() {
+    use prost::Message;
+    use std::sync::LazyLock;
+    static TYPES: LazyLock<protojsonx_runtime::TypeRegistry> = LazyLock::new(|| {
+        let mut types = protojsonx_runtime::TypeRegistry::new();
+        protojsonx_tests::protojsonx::test::register_protojsonx_types_in(&mut types);
+        types
+    });
+    let inner = Scalars {
+        f_int32: 7,
+        ..Default::default()
+    };
+    let any = prost_types::Any {
+        type_url: "type.googleapis.com/protojsonx.test.Scalars".into(),
+        value: inner.encode_to_vec(),
+    };
+    let encode = EncodeOptions::new().type_registry(&TYPES);
+    let text = any.to_json_with(&encode).unwrap();
+    assert_eq!(
+        text,
+        r#"{"@type":"type.googleapis.com/protojsonx.test.Scalars","fInt32":7}"#
+    );
+    let decode = DecodeOptions::new().type_registry(&TYPES);
+    assert_eq!(
+        prost_types::Any::from_json_with(&text, &decode).unwrap(),
+        any
+    );
+    // This test binary never fills the global registry.
+    let err = any.to_json().unwrap_err();
+    assert!(err.to_string().contains("unknown message type"), "{err}");
+    let err = prost_types::Any::from_json(&text).unwrap_err();
+    assert_eq!(err.path_string(), "@type");
+    assert!(TYPES.contains("protojsonx.test.Scalars"));
 }

@@ -1,7 +1,8 @@
 //! `read_json` bodies: the field keys as the encoder writes them (matched
 //! speculatively in declaration order), a lookup from either spelling of a
 //! key to the field's index, and a `match` on that index with an arm per
-//! field; oneof checks, and `null` meaning "not set" except for `Value` and
+//! field; oneof checks, proto2 `required` fields noted as they are read and
+//! checked at the end, and `null` meaning "not set" except for `Value` and
 //! `NullValue`. Duplicates, unknown keys and error paths are the runtime's.
 
 use std::collections::HashSet;
@@ -22,12 +23,21 @@ pub fn body(message: &Message) -> TokenStream {
         quote!((#keys))
     });
     let lookup = lookup(message);
+    let required: Vec<&Field> = message
+        .fields
+        .iter()
+        .filter(|f| matches!(f.shape, Shape::Required(_)))
+        .collect();
     let arms: Vec<_> = message
         .fields
         .iter()
         .enumerate()
         .map(|(index, field)| {
-            let (kind, read) = read_field(message, field);
+            let (kind, mut read) = read_field(message, field);
+            if let Some(slot) = required.iter().position(|r| std::ptr::eq(*r, field)) {
+                let slot = Literal::usize_unsuffixed(slot);
+                read = quote!(required[#slot] = true; #read);
+            }
             // `null` means "not set" (the field is left as it is) except for
             // the kinds whose values include it; an absent field skips it.
             let null_unsets = !kind.null_is_value() && !matches!(field.shape, Shape::Absent(_));
@@ -39,8 +49,7 @@ pub fn body(message: &Message) -> TokenStream {
         let count = Literal::usize_unsuffixed(message.oneofs.len());
         quote!(let mut seen_oneofs = [false; #count];)
     });
-    quote! {
-        #oneofs
+    let read_fields = quote! {
         d.read_fields(
             &[#(#keys),*],
             |key| #lookup,
@@ -49,6 +58,18 @@ pub fn body(message: &Message) -> TokenStream {
                 ::core::result::Result::Ok(())
             },
         )
+    };
+    if required.is_empty() {
+        return quote!(#oneofs #read_fields);
+    }
+    let count = Literal::usize_unsuffixed(required.len());
+    let names = required.iter().map(|f| &f.json_name);
+    quote! {
+        #oneofs
+        let start = d.offset();
+        let mut required = [false; #count];
+        #read_fields?;
+        d.check_required(start, &required, &[#(#names),*])
     }
 }
 

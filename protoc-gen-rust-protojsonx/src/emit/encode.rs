@@ -1,5 +1,6 @@
 //! `write_json` bodies: each field in declaration order, written when it is
-//! populated (or always, for fields without presence under `emit_unpopulated`).
+//! populated (or always, for fields without presence when the options emit
+//! default values; unset fields with presence as `null` under `emit_unpopulated`).
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -39,7 +40,7 @@ fn field_statement(field: &Field) -> TokenStream {
             let populated = populated(kind, quote!(self.#name));
             let write = write_value(kind, quote!(self.#name), false);
             quote! {
-                if e.emit_unpopulated() || #populated {
+                if e.emit_defaults() || #populated {
                     #key
                     #write;
                 }
@@ -51,17 +52,23 @@ fn field_statement(field: &Field) -> TokenStream {
         }
         Shape::Optional(kind) => {
             let write = write_value(kind, quote!(v), true);
+            // Go's `EmitUnpopulated` writes `null` for unset fields with
+            // presence, except the members of oneofs (proto3 `optional`).
+            let null = (!field.proto3_optional).then(|| {
+                let keys = FieldKeys::of(field).for_encoder();
+                quote!(else { e.unset_field(#keys); })
+            });
             quote! {
                 if let ::core::option::Option::Some(v) = &self.#name {
                     #key
                     #write;
-                }
+                } #null
             }
         }
         Shape::Repeated(kind) => {
             let write = write_value(kind, quote!(v), true);
             quote! {
-                if e.emit_unpopulated() || !self.#name.is_empty() {
+                if e.emit_defaults() || !self.#name.is_empty() {
                     #key
                     e.list(&self.#name, |e, v| #write);
                 }
@@ -70,7 +77,7 @@ fn field_statement(field: &Field) -> TokenStream {
         Shape::Map { value, .. } => {
             let write = write_value(value, quote!(v), true);
             quote! {
-                if e.emit_unpopulated() || !self.#name.is_empty() {
+                if e.emit_defaults() || !self.#name.is_empty() {
                     #key
                     e.map(&self.#name, |e, v| #write);
                 }

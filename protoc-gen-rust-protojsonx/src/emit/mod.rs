@@ -102,26 +102,36 @@ fn compiled_well_known(message: &Message, twin: TokenStream) -> TokenStream {
     }
 }
 
-/// `register_protojsonx_types()`: adds every message of the package to the
-/// runtime's type registry, so that `google.protobuf.Any` can hold them.
+/// `register_protojsonx_types_in(&mut registry)`, which adds every message
+/// of the package to a type registry so that `google.protobuf.Any` can hold
+/// them, and `register_protojsonx_types()`, which adds them to the global one.
 fn register_types(package: &Package) -> TokenStream {
     if package.messages.is_empty() {
         return TokenStream::new();
     }
-    let register = rt::register();
+    let registry = rt::type_registry();
+    let register_with = rt::register_with();
     let calls = package.messages.iter().map(|m| {
         let ty = path(&m.rust_path);
         let name = &m.full_name;
-        quote!(#register::<#ty>(#name);)
+        quote!(registry.register::<#ty>(#name);)
     });
     quote! {
-        /// Registers the messages of this package with protojsonx's type
-        /// registry, so that `google.protobuf.Any` values holding them can be
-        /// written and read as ProtoJSON. Call it once at startup; calling it
-        /// again is harmless.
+        /// Adds the messages of this package to `registry`, so that
+        /// `google.protobuf.Any` values holding them can be written and read
+        /// as ProtoJSON with the options that name it.
         #[inline] // compiled where it is called, with the code it registers
-        pub fn register_protojsonx_types() {
+        pub fn register_protojsonx_types_in(registry: &mut #registry) {
             #(#calls)*
+        }
+
+        /// Registers the messages of this package with protojsonx's global
+        /// type registry, so that `google.protobuf.Any` values holding them
+        /// can be written and read as ProtoJSON. Call it once at startup;
+        /// calling it again is harmless.
+        #[inline]
+        pub fn register_protojsonx_types() {
+            #register_with(register_protojsonx_types_in);
         }
     }
 }

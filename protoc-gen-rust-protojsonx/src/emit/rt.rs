@@ -35,9 +35,14 @@ pub fn json_enum() -> TokenStream {
     quote!(::protojsonx_runtime::__private::JsonEnum)
 }
 
-/// The function that adds a message type to the `Any` registry.
-pub fn register() -> TokenStream {
-    quote!(::protojsonx_runtime::register)
+/// The type registry `google.protobuf.Any` resolves type URLs against.
+pub fn type_registry() -> TokenStream {
+    quote!(::protojsonx_runtime::TypeRegistry)
+}
+
+/// The function that fills the global type registry.
+pub fn register_with() -> TokenStream {
+    quote!(::protojsonx_runtime::register_with)
 }
 
 /// Writes a compiled well-known type as its runtime twin.

@@ -3,14 +3,15 @@
 //! package's generated files where they belong, and registers every
 //! package's messages for `google.protobuf.Any` with one call,
 //! `register_all_protojsonx_types()` (not `register_protojsonx_types`, the
-//! name a package without a name already defines at the root).
+//! name a package without a name already defines at the root), or into a
+//! registry of the caller's with `register_all_protojsonx_types_in`.
 
 use std::collections::BTreeMap;
 
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
-use super::ident;
+use super::{ident, rt};
 use crate::ident::to_snake;
 
 /// What the tree holds for one package.
@@ -60,18 +61,28 @@ pub fn file(packages: &[PackageFiles]) -> String {
             .split('.')
             .filter(|s| !s.is_empty())
             .map(|s| ident(&to_snake(s)));
-        quote!(#(#path::)* register_protojsonx_types();)
+        quote!(#(#path::)* register_protojsonx_types_in(registry);)
     });
+    let registry = rt::type_registry();
+    let register_with = rt::register_with();
     let tokens = quote! {
         #modules
 
+        /// Adds the messages of every package in this tree to `registry`, so
+        /// that `google.protobuf.Any` values holding them can be written and
+        /// read as ProtoJSON with the options that name it.
+        #[inline]
+        pub fn register_all_protojsonx_types_in(registry: &mut #registry) {
+            #(#calls)*
+        }
+
         /// Registers the messages of every package in this tree with
-        /// protojsonx's type registry, so that `google.protobuf.Any` values
-        /// holding them can be written and read as ProtoJSON. Call it once at
-        /// startup; calling it again is harmless.
+        /// protojsonx's global type registry, so that `google.protobuf.Any`
+        /// values holding them can be written and read as ProtoJSON. Call it
+        /// once at startup; calling it again is harmless.
         #[inline]
         pub fn register_all_protojsonx_types() {
-            #(#calls)*
+            #register_with(register_all_protojsonx_types_in);
         }
     };
     let file = syn::parse2::<syn::File>(tokens).expect("the emitter produces valid Rust syntax");
@@ -165,7 +176,7 @@ pub mod google {
         assert!(tree.contains(expected), "{tree}");
         assert!(
             tree.contains(
-                "pub fn register_all_protojsonx_types() {\n    register_protojsonx_types();\n    google::r#type::register_protojsonx_types();\n    google::register_protojsonx_types();\n}"
+                "pub fn register_all_protojsonx_types_in(\n    registry: &mut ::protojsonx_runtime::TypeRegistry,\n) {\n    register_protojsonx_types_in(registry);\n    google::r#type::register_protojsonx_types_in(registry);\n    google::register_protojsonx_types_in(registry);\n}"
             ),
             "{tree}"
         );

@@ -10,6 +10,8 @@ impl ::protojsonx_runtime::ProtoJson for Child {
         if let ::core::option::Option::Some(v) = &self.name {
             e.field(b",\"name\":", b",\"name\":");
             e.string(v);
+        } else {
+            e.unset_field(b",\"name\":", b",\"name\":");
         }
         e.end_object(object);
     }
@@ -44,40 +46,52 @@ impl ::protojsonx_runtime::ProtoJson for Legacy {
         if let ::core::option::Option::Some(v) = &self.opt_int32 {
             e.field(b",\"optInt32\":", b",\"opt_int32\":");
             e.i32(*v);
+        } else {
+            e.unset_field(b",\"optInt32\":", b",\"opt_int32\":");
         }
         if let ::core::option::Option::Some(v) = &self.opt_string {
             e.field(b",\"optString\":", b",\"opt_string\":");
             e.string(v);
+        } else {
+            e.unset_field(b",\"optString\":", b",\"opt_string\":");
         }
         if let ::core::option::Option::Some(v) = &self.opt_enum {
             e.field(b",\"optEnum\":", b",\"opt_enum\":");
             e.enumeration::<Closed>(*v);
+        } else {
+            e.unset_field(b",\"optEnum\":", b",\"opt_enum\":");
         }
         if let ::core::option::Option::Some(v) = &self.opt_bytes {
             e.field(b",\"optBytes\":", b",\"opt_bytes\":");
             e.bytes(v);
+        } else {
+            e.unset_field(b",\"optBytes\":", b",\"opt_bytes\":");
         }
         e.field(b",\"reqInt64\":", b",\"req_int64\":");
         e.i64(self.req_int64);
         e.field(b",\"reqChild\":", b",\"req_child\":");
         e.message(&self.req_child);
-        if e.emit_unpopulated() || !self.rep_int32.is_empty() {
+        if e.emit_defaults() || !self.rep_int32.is_empty() {
             e.field(b",\"repInt32\":", b",\"rep_int32\":");
             e.list(&self.rep_int32, |e, v| e.i32(*v));
         }
         if let ::core::option::Option::Some(v) = &self.grouped {
             e.field(b",\"grouped\":", b",\"grouped\":");
             e.message(v);
+        } else {
+            e.unset_field(b",\"grouped\":", b",\"grouped\":");
         }
-        if e.emit_unpopulated() || !self.item.is_empty() {
+        if e.emit_defaults() || !self.item.is_empty() {
             e.field(b",\"item\":", b",\"item\":");
             e.list(&self.item, |e, v| e.message(v));
         }
         if let ::core::option::Option::Some(v) = &self.child {
             e.field(b",\"child\":", b",\"child\":");
             e.message(v);
+        } else {
+            e.unset_field(b",\"child\":", b",\"child\":");
         }
-        if e.emit_unpopulated() || !self.children.is_empty() {
+        if e.emit_defaults() || !self.children.is_empty() {
             e.field(b",\"children\":", b",\"children\":");
             e.map(&self.children, |e, v| e.message(v));
         }
@@ -95,10 +109,14 @@ impl ::protojsonx_runtime::ProtoJson for Legacy {
         if let ::core::option::Option::Some(v) = &self.opt_double {
             e.field(b",\"optDouble\":", b",\"opt_double\":");
             e.f64(*v);
+        } else {
+            e.unset_field(b",\"optDouble\":", b",\"opt_double\":");
         }
         if let ::core::option::Option::Some(v) = &self.opt_float {
             e.field(b",\"optFloat\":", b",\"opt_float\":");
             e.f32(*v);
+        } else {
+            e.unset_field(b",\"optFloat\":", b",\"opt_float\":");
         }
         e.end_object(object);
     }
@@ -108,6 +126,8 @@ impl ::protojsonx_runtime::ProtoJson for Legacy {
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
         let mut seen_oneofs = [false; 1];
+        let start = d.offset();
+        let mut required = [false; 2];
         d.read_fields(
             &[
                 (b"\"optInt32\":", b"\"opt_int32\":"),
@@ -162,9 +182,11 @@ impl ::protojsonx_runtime::ProtoJson for Legacy {
                         self.opt_bytes = ::core::option::Option::Some(d.read_bytes()?);
                     }
                     4 if !d.take_null() => {
+                        required[0] = true;
                         self.req_int64 = d.read_i64()?;
                     }
                     5 if !d.take_null() => {
+                        required[1] = true;
                         d.read_message(&mut self.req_child)?;
                     }
                     6 if !d.take_null() => {
@@ -218,7 +240,8 @@ impl ::protojsonx_runtime::ProtoJson for Legacy {
                 }
                 ::core::result::Result::Ok(())
             },
-        )
+        )?;
+        d.check_required(start, &required, &["reqInt64", "reqChild"])
     }
 }
 impl ::protojsonx_runtime::ProtoJson for legacy::Grouped {
@@ -232,6 +255,8 @@ impl ::protojsonx_runtime::ProtoJson for legacy::Grouped {
         if let ::core::option::Option::Some(v) = &self.a {
             e.field(b",\"a\":", b",\"a\":");
             e.i32(*v);
+        } else {
+            e.unset_field(b",\"a\":", b",\"a\":");
         }
         e.end_object(object);
     }
@@ -266,6 +291,8 @@ impl ::protojsonx_runtime::ProtoJson for legacy::Item {
         if let ::core::option::Option::Some(v) = &self.label {
             e.field(b",\"label\":", b",\"label\":");
             e.string(v);
+        } else {
+            e.unset_field(b",\"label\":", b",\"label\":");
         }
         e.end_object(object);
     }
@@ -306,16 +333,21 @@ impl ::protojsonx_runtime::__private::JsonEnum for Closed {
         }
     }
 }
-/// Registers the messages of this package with protojsonx's type
-/// registry, so that `google.protobuf.Any` values holding them can be
-/// written and read as ProtoJSON. Call it once at startup; calling it
-/// again is harmless.
+/// Adds the messages of this package to `registry`, so that
+/// `google.protobuf.Any` values holding them can be written and read
+/// as ProtoJSON with the options that name it.
+#[inline]
+pub fn register_protojsonx_types_in(registry: &mut ::protojsonx_runtime::TypeRegistry) {
+    registry.register::<Child>("protojsonx.legacy.Child");
+    registry.register::<Legacy>("protojsonx.legacy.Legacy");
+    registry.register::<legacy::Grouped>("protojsonx.legacy.Legacy.Grouped");
+    registry.register::<legacy::Item>("protojsonx.legacy.Legacy.Item");
+}
+/// Registers the messages of this package with protojsonx's global
+/// type registry, so that `google.protobuf.Any` values holding them
+/// can be written and read as ProtoJSON. Call it once at startup;
+/// calling it again is harmless.
 #[inline]
 pub fn register_protojsonx_types() {
-    ::protojsonx_runtime::register::<Child>("protojsonx.legacy.Child");
-    ::protojsonx_runtime::register::<Legacy>("protojsonx.legacy.Legacy");
-    ::protojsonx_runtime::register::<
-        legacy::Grouped,
-    >("protojsonx.legacy.Legacy.Grouped");
-    ::protojsonx_runtime::register::<legacy::Item>("protojsonx.legacy.Legacy.Item");
+    ::protojsonx_runtime::register_with(register_protojsonx_types_in);
 }

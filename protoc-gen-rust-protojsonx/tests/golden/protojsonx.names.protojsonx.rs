@@ -7,91 +7,91 @@ impl ::protojsonx_runtime::ProtoJson for Self_ {
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
-        if e.emit_unpopulated() || self.r#type != 0 {
+        if e.emit_defaults() || self.r#type != 0 {
             e.field(b",\"type\":", b",\"type\":");
             e.i32(self.r#type);
         }
-        if e.emit_unpopulated() || !self.r#gen.is_empty() {
+        if e.emit_defaults() || !self.r#gen.is_empty() {
             e.field(b",\"gen\":", b",\"gen\":");
             e.string(&self.r#gen);
         }
-        if e.emit_unpopulated() || self.self_ {
+        if e.emit_defaults() || self.self_ {
             e.field(b",\"self\":", b",\"self\":");
             e.bool(self.self_);
         }
-        if e.emit_unpopulated() || self.r#async != 0 {
+        if e.emit_defaults() || self.r#async != 0 {
             e.field(b",\"async\":", b",\"async\":");
             e.i32(self.r#async);
         }
-        if e.emit_unpopulated() || self.r#await != 0 {
+        if e.emit_defaults() || self.r#await != 0 {
             e.field(b",\"await\":", b",\"await\":");
             e.i32(self.r#await);
         }
-        if e.emit_unpopulated() || self.r#try != 0 {
+        if e.emit_defaults() || self.r#try != 0 {
             e.field(b",\"try\":", b",\"try\":");
             e.i32(self.r#try);
         }
-        if e.emit_unpopulated() || self.r#dyn != 0 {
+        if e.emit_defaults() || self.r#dyn != 0 {
             e.field(b",\"dyn\":", b",\"dyn\":");
             e.i32(self.r#dyn);
         }
-        if e.emit_unpopulated() || self.r#fn != 0 {
+        if e.emit_defaults() || self.r#fn != 0 {
             e.field(b",\"fn\":", b",\"fn\":");
             e.i32(self.r#fn);
         }
-        if e.emit_unpopulated() || self.r#match != 0 {
+        if e.emit_defaults() || self.r#match != 0 {
             e.field(b",\"match\":", b",\"match\":");
             e.i32(self.r#match);
         }
-        if e.emit_unpopulated() || self.super_ != 0 {
+        if e.emit_defaults() || self.super_ != 0 {
             e.field(b",\"super\":", b",\"super\":");
             e.i32(self.super_);
         }
-        if e.emit_unpopulated() || self.crate_ != 0 {
+        if e.emit_defaults() || self.crate_ != 0 {
             e.field(b",\"crate\":", b",\"crate\":");
             e.i32(self.crate_);
         }
-        if e.emit_unpopulated() || self.extern_ != 0 {
+        if e.emit_defaults() || self.extern_ != 0 {
             e.field(b",\"extern\":", b",\"extern\":");
             e.i32(self.extern_);
         }
-        if e.emit_unpopulated() || self.r#abstract != 0 {
+        if e.emit_defaults() || self.r#abstract != 0 {
             e.field(b",\"abstract\":", b",\"abstract\":");
             e.i32(self.r#abstract);
         }
-        if e.emit_unpopulated() || self.r#yield != 0 {
+        if e.emit_defaults() || self.r#yield != 0 {
             e.field(b",\"yield\":", b",\"yield\":");
             e.i32(self.r#yield);
         }
-        if e.emit_unpopulated() || self.r#box != 0 {
+        if e.emit_defaults() || self.r#box != 0 {
             e.field(b",\"box\":", b",\"box\":");
             e.i32(self.r#box);
         }
-        if e.emit_unpopulated() || self.double_underscore != 0 {
+        if e.emit_defaults() || self.double_underscore != 0 {
             e.field(b",\"DoubleUnderscore\":", b",\"__double__underscore\":");
             e.i32(self.double_underscore);
         }
-        if e.emit_unpopulated() || self.leading != 0 {
+        if e.emit_defaults() || self.leading != 0 {
             e.field(b",\"Leading\":", b",\"_leading\":");
             e.i32(self.leading);
         }
-        if e.emit_unpopulated() || self.trailing != 0 {
+        if e.emit_defaults() || self.trailing != 0 {
             e.field(b",\"trailing\":", b",\"trailing_\":");
             e.i32(self.trailing);
         }
-        if e.emit_unpopulated() || self.camel_case_field != 0 {
+        if e.emit_defaults() || self.camel_case_field != 0 {
             e.field(b",\"camelCaseField\":", b",\"camelCaseField\":");
             e.i32(self.camel_case_field);
         }
-        if e.emit_unpopulated() || self.http_server != 0 {
+        if e.emit_defaults() || self.http_server != 0 {
             e.field(b",\"HTTPServer\":", b",\"HTTPServer\":");
             e.i32(self.http_server);
         }
-        if e.emit_unpopulated() || self.field0name != 0 {
+        if e.emit_defaults() || self.field0name != 0 {
             e.field(b",\"field0name\":", b",\"field0name\":");
             e.i32(self.field0name);
         }
-        if e.emit_unpopulated() || self.field_name_upper != 0 {
+        if e.emit_defaults() || self.field_name_upper != 0 {
             e.field(b",\"FIELDNAMEUPPER\":", b",\"FIELD_NAME_UPPER\":");
             e.i32(self.field_name_upper);
         }
@@ -242,8 +242,10 @@ impl ::protojsonx_runtime::ProtoJson for Type {
         if let ::core::option::Option::Some(v) = &self.r#gen {
             e.field(b",\"gen\":", b",\"gen\":");
             e.message(v);
+        } else {
+            e.unset_field(b",\"gen\":", b",\"gen\":");
         }
-        if e.emit_unpopulated() || self.r#async != 0 {
+        if e.emit_defaults() || self.r#async != 0 {
             e.field(b",\"async\":", b",\"async\":");
             e.enumeration::<r#type::Async>(self.r#async);
         }
@@ -323,7 +325,7 @@ impl ::protojsonx_runtime::ProtoJson for r#type::Gen {
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
-        if e.emit_unpopulated() || self.x != 0 {
+        if e.emit_defaults() || self.x != 0 {
             e.field(b",\"x\":", b",\"x\":");
             e.i32(self.x);
         }
@@ -412,7 +414,7 @@ impl ::protojsonx_runtime::ProtoJson for conflict::Kind {
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
-        if e.emit_unpopulated() || self.y != 0 {
+        if e.emit_defaults() || self.y != 0 {
             e.field(b",\"y\":", b",\"y\":");
             e.i32(self.y);
         }
@@ -446,13 +448,15 @@ impl ::protojsonx_runtime::ProtoJson for Option {
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
-        if e.emit_unpopulated() || self.some != 0 {
+        if e.emit_defaults() || self.some != 0 {
             e.field(b",\"some\":", b",\"some\":");
             e.i32(self.some);
         }
         if let ::core::option::Option::Some(v) = &self.result {
             e.field(b",\"result\":", b",\"result\":");
             e.message(v);
+        } else {
+            e.unset_field(b",\"result\":", b",\"result\":");
         }
         e.end_object(object);
     }
@@ -495,7 +499,7 @@ impl ::protojsonx_runtime::ProtoJson for Result {
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
-        if e.emit_unpopulated() || self.ok != 0 {
+        if e.emit_defaults() || self.ok != 0 {
             e.field(b",\"ok\":", b",\"ok\":");
             e.i32(self.ok);
         }
@@ -530,15 +534,15 @@ impl ::protojsonx_runtime::ProtoJson for Retired {
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
-        if e.emit_unpopulated() || self.old_count != 0 {
+        if e.emit_defaults() || self.old_count != 0 {
             e.field(b",\"oldCount\":", b",\"old_count\":");
             e.i32(self.old_count);
         }
-        if e.emit_unpopulated() || !self.old_tags.is_empty() {
+        if e.emit_defaults() || !self.old_tags.is_empty() {
             e.field(b",\"oldTags\":", b",\"old_tags\":");
             e.list(&self.old_tags, |e, v| e.string(v));
         }
-        if e.emit_unpopulated() || !self.old_map.is_empty() {
+        if e.emit_defaults() || !self.old_map.is_empty() {
             e.field(b",\"oldMap\":", b",\"old_map\":");
             e.map(&self.old_map, |e, v| e.i32(*v));
         }
@@ -557,7 +561,7 @@ impl ::protojsonx_runtime::ProtoJson for Retired {
             }
             ::core::option::Option::None => {}
         }
-        if e.emit_unpopulated() || self.kind != 0 {
+        if e.emit_defaults() || self.kind != 0 {
             e.field(b",\"kind\":", b",\"kind\":");
             e.enumeration::<RetiredKind>(self.kind);
         }
@@ -643,6 +647,40 @@ impl ::protojsonx_runtime::ProtoJson for Retired {
         )
     }
 }
+impl ::protojsonx_runtime::ProtoJson for Accented {
+    fn size_hint() -> &'static ::protojsonx_runtime::__private::SizeHint {
+        static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
+        &HINT
+    }
+    #[cfg_attr(debug_assertions, inline)]
+    fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
+        let object = e.begin_object();
+        if e.emit_defaults() || !self.text.is_empty() {
+            e.field(b",\"na\xC3\xAFve\":", b",\"text\":");
+            e.string(&self.text);
+        }
+        e.end_object(object);
+    }
+    #[cfg_attr(debug_assertions, inline)]
+    fn read_json(
+        &mut self,
+        d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
+    ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+        d.read_fields(
+            &[(b"\"na\xC3\xAFve\":", b"\"text\":")],
+            |key| match key {
+                b"na\xC3\xAFve" | b"text" => ::core::option::Option::Some(0),
+                _ => ::core::option::Option::None,
+            },
+            |d, field| {
+                if field == 0 && !d.take_null() {
+                    self.text = d.read_string()?;
+                }
+                ::core::result::Result::Ok(())
+            },
+        )
+    }
+}
 impl ::protojsonx_runtime::__private::JsonEnum for r#type::Async {
     const NAME: &'static str = "protojsonx.names.Type.Async";
     fn name_of(v: i32) -> ::core::option::Option<&'static str> {
@@ -696,18 +734,26 @@ impl ::protojsonx_runtime::__private::JsonEnum for RetiredKind {
         }
     }
 }
-/// Registers the messages of this package with protojsonx's type
-/// registry, so that `google.protobuf.Any` values holding them can be
-/// written and read as ProtoJSON. Call it once at startup; calling it
-/// again is harmless.
+/// Adds the messages of this package to `registry`, so that
+/// `google.protobuf.Any` values holding them can be written and read
+/// as ProtoJSON with the options that name it.
+#[inline]
+pub fn register_protojsonx_types_in(registry: &mut ::protojsonx_runtime::TypeRegistry) {
+    registry.register::<Self_>("protojsonx.names.Self");
+    registry.register::<Type>("protojsonx.names.Type");
+    registry.register::<r#type::Gen>("protojsonx.names.Type.Gen");
+    registry.register::<Conflict>("protojsonx.names.Conflict");
+    registry.register::<conflict::Kind>("protojsonx.names.Conflict.Kind");
+    registry.register::<Option>("protojsonx.names.Option");
+    registry.register::<Result>("protojsonx.names.Result");
+    registry.register::<Retired>("protojsonx.names.Retired");
+    registry.register::<Accented>("protojsonx.names.Accented");
+}
+/// Registers the messages of this package with protojsonx's global
+/// type registry, so that `google.protobuf.Any` values holding them
+/// can be written and read as ProtoJSON. Call it once at startup;
+/// calling it again is harmless.
 #[inline]
 pub fn register_protojsonx_types() {
-    ::protojsonx_runtime::register::<Self_>("protojsonx.names.Self");
-    ::protojsonx_runtime::register::<Type>("protojsonx.names.Type");
-    ::protojsonx_runtime::register::<r#type::Gen>("protojsonx.names.Type.Gen");
-    ::protojsonx_runtime::register::<Conflict>("protojsonx.names.Conflict");
-    ::protojsonx_runtime::register::<conflict::Kind>("protojsonx.names.Conflict.Kind");
-    ::protojsonx_runtime::register::<Option>("protojsonx.names.Option");
-    ::protojsonx_runtime::register::<Result>("protojsonx.names.Result");
-    ::protojsonx_runtime::register::<Retired>("protojsonx.names.Retired");
+    ::protojsonx_runtime::register_with(register_protojsonx_types_in);
 }

@@ -7,11 +7,11 @@ impl ::protojsonx_runtime::ProtoJson for Remote {
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
-        if e.emit_unpopulated() || !self.r#where.is_empty() {
+        if e.emit_defaults() || !self.r#where.is_empty() {
             e.field(b",\"where\":", b",\"where\":");
             e.string(&self.r#where);
         }
-        if e.emit_unpopulated() || self.kind != 0 {
+        if e.emit_defaults() || self.kind != 0 {
             e.field(b",\"kind\":", b",\"kind\":");
             e.enumeration::<remote::Kind>(self.kind);
         }
@@ -65,11 +65,18 @@ impl ::protojsonx_runtime::__private::JsonEnum for remote::Kind {
         }
     }
 }
-/// Registers the messages of this package with protojsonx's type
-/// registry, so that `google.protobuf.Any` values holding them can be
-/// written and read as ProtoJSON. Call it once at startup; calling it
-/// again is harmless.
+/// Adds the messages of this package to `registry`, so that
+/// `google.protobuf.Any` values holding them can be written and read
+/// as ProtoJSON with the options that name it.
+#[inline]
+pub fn register_protojsonx_types_in(registry: &mut ::protojsonx_runtime::TypeRegistry) {
+    registry.register::<Remote>("protojsonx.other.Remote");
+}
+/// Registers the messages of this package with protojsonx's global
+/// type registry, so that `google.protobuf.Any` values holding them
+/// can be written and read as ProtoJSON. Call it once at startup;
+/// calling it again is harmless.
 #[inline]
 pub fn register_protojsonx_types() {
-    ::protojsonx_runtime::register::<Remote>("protojsonx.other.Remote");
+    ::protojsonx_runtime::register_with(register_protojsonx_types_in);
 }

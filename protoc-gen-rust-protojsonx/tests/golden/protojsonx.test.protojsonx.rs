@@ -7,67 +7,67 @@ impl ::protojsonx_runtime::ProtoJson for Scalars {
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
-        if e.emit_unpopulated() || self.f_double.to_bits() != 0 {
+        if e.emit_defaults() || self.f_double.to_bits() != 0 {
             e.field(b",\"fDouble\":", b",\"f_double\":");
             e.f64(self.f_double);
         }
-        if e.emit_unpopulated() || self.f_float.to_bits() != 0 {
+        if e.emit_defaults() || self.f_float.to_bits() != 0 {
             e.field(b",\"fFloat\":", b",\"f_float\":");
             e.f32(self.f_float);
         }
-        if e.emit_unpopulated() || self.f_int64 != 0 {
+        if e.emit_defaults() || self.f_int64 != 0 {
             e.field(b",\"fInt64\":", b",\"f_int64\":");
             e.i64(self.f_int64);
         }
-        if e.emit_unpopulated() || self.f_uint64 != 0 {
+        if e.emit_defaults() || self.f_uint64 != 0 {
             e.field(b",\"fUint64\":", b",\"f_uint64\":");
             e.u64(self.f_uint64);
         }
-        if e.emit_unpopulated() || self.f_int32 != 0 {
+        if e.emit_defaults() || self.f_int32 != 0 {
             e.field(b",\"fInt32\":", b",\"f_int32\":");
             e.i32(self.f_int32);
         }
-        if e.emit_unpopulated() || self.f_fixed64 != 0 {
+        if e.emit_defaults() || self.f_fixed64 != 0 {
             e.field(b",\"fFixed64\":", b",\"f_fixed64\":");
             e.u64(self.f_fixed64);
         }
-        if e.emit_unpopulated() || self.f_fixed32 != 0 {
+        if e.emit_defaults() || self.f_fixed32 != 0 {
             e.field(b",\"fFixed32\":", b",\"f_fixed32\":");
             e.u32(self.f_fixed32);
         }
-        if e.emit_unpopulated() || self.f_bool {
+        if e.emit_defaults() || self.f_bool {
             e.field(b",\"fBool\":", b",\"f_bool\":");
             e.bool(self.f_bool);
         }
-        if e.emit_unpopulated() || !self.f_string.is_empty() {
+        if e.emit_defaults() || !self.f_string.is_empty() {
             e.field(b",\"fString\":", b",\"f_string\":");
             e.string(&self.f_string);
         }
-        if e.emit_unpopulated() || !self.f_bytes.is_empty() {
+        if e.emit_defaults() || !self.f_bytes.is_empty() {
             e.field(b",\"fBytes\":", b",\"f_bytes\":");
             e.bytes(&self.f_bytes);
         }
-        if e.emit_unpopulated() || self.f_uint32 != 0 {
+        if e.emit_defaults() || self.f_uint32 != 0 {
             e.field(b",\"fUint32\":", b",\"f_uint32\":");
             e.u32(self.f_uint32);
         }
-        if e.emit_unpopulated() || self.f_sfixed32 != 0 {
+        if e.emit_defaults() || self.f_sfixed32 != 0 {
             e.field(b",\"fSfixed32\":", b",\"f_sfixed32\":");
             e.i32(self.f_sfixed32);
         }
-        if e.emit_unpopulated() || self.f_sfixed64 != 0 {
+        if e.emit_defaults() || self.f_sfixed64 != 0 {
             e.field(b",\"fSfixed64\":", b",\"f_sfixed64\":");
             e.i64(self.f_sfixed64);
         }
-        if e.emit_unpopulated() || self.f_sint32 != 0 {
+        if e.emit_defaults() || self.f_sint32 != 0 {
             e.field(b",\"fSint32\":", b",\"f_sint32\":");
             e.i32(self.f_sint32);
         }
-        if e.emit_unpopulated() || self.f_sint64 != 0 {
+        if e.emit_defaults() || self.f_sint64 != 0 {
             e.field(b",\"fSint64\":", b",\"f_sint64\":");
             e.i64(self.f_sint64);
         }
-        if e.emit_unpopulated() || self.color != 0 {
+        if e.emit_defaults() || self.color != 0 {
             e.field(b",\"color\":", b",\"color\":");
             e.enumeration::<Color>(self.color);
         }
@@ -83,35 +83,35 @@ impl ::protojsonx_runtime::ProtoJson for Scalars {
             e.field(b",\"optColor\":", b",\"opt_color\":");
             e.enumeration::<Color>(*v);
         }
-        if e.emit_unpopulated() || !self.rep_int64.is_empty() {
+        if e.emit_defaults() || !self.rep_int64.is_empty() {
             e.field(b",\"repInt64\":", b",\"rep_int64\":");
             e.list(&self.rep_int64, |e, v| e.i64(*v));
         }
-        if e.emit_unpopulated() || !self.rep_string.is_empty() {
+        if e.emit_defaults() || !self.rep_string.is_empty() {
             e.field(b",\"repString\":", b",\"rep_string\":");
             e.list(&self.rep_string, |e, v| e.string(v));
         }
-        if e.emit_unpopulated() || !self.rep_color.is_empty() {
+        if e.emit_defaults() || !self.rep_color.is_empty() {
             e.field(b",\"repColor\":", b",\"rep_color\":");
             e.list(&self.rep_color, |e, v| e.enumeration::<Color>(*v));
         }
-        if e.emit_unpopulated() || !self.rep_msg.is_empty() {
+        if e.emit_defaults() || !self.rep_msg.is_empty() {
             e.field(b",\"repMsg\":", b",\"rep_msg\":");
             e.list(&self.rep_msg, |e, v| e.message(v));
         }
-        if e.emit_unpopulated() || !self.rep_bytes.is_empty() {
+        if e.emit_defaults() || !self.rep_bytes.is_empty() {
             e.field(b",\"repBytes\":", b",\"rep_bytes\":");
             e.list(&self.rep_bytes, |e, v| e.bytes(v));
         }
-        if e.emit_unpopulated() || !self.custom_json.is_empty() {
+        if e.emit_defaults() || !self.custom_json.is_empty() {
             e.field(b",\"customName\":", b",\"custom_json\":");
             e.string(&self.custom_json);
         }
-        if e.emit_unpopulated() || self.aliased != 0 {
+        if e.emit_defaults() || self.aliased != 0 {
             e.field(b",\"aliased\":", b",\"aliased\":");
             e.enumeration::<Aliased>(self.aliased);
         }
-        if e.emit_unpopulated() || !self.rep_double.is_empty() {
+        if e.emit_defaults() || !self.rep_double.is_empty() {
             e.field(b",\"repDouble\":", b",\"rep_double\":");
             e.list(&self.rep_double, |e, v| e.f64(*v));
         }
@@ -302,51 +302,51 @@ impl ::protojsonx_runtime::ProtoJson for Maps {
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
-        if e.emit_unpopulated() || !self.string_string.is_empty() {
+        if e.emit_defaults() || !self.string_string.is_empty() {
             e.field(b",\"stringString\":", b",\"string_string\":");
             e.map(&self.string_string, |e, v| e.string(v));
         }
-        if e.emit_unpopulated() || !self.int32_int32.is_empty() {
+        if e.emit_defaults() || !self.int32_int32.is_empty() {
             e.field(b",\"int32Int32\":", b",\"int32_int32\":");
             e.map(&self.int32_int32, |e, v| e.i32(*v));
         }
-        if e.emit_unpopulated() || !self.int64_string.is_empty() {
+        if e.emit_defaults() || !self.int64_string.is_empty() {
             e.field(b",\"int64String\":", b",\"int64_string\":");
             e.map(&self.int64_string, |e, v| e.string(v));
         }
-        if e.emit_unpopulated() || !self.uint32_bool.is_empty() {
+        if e.emit_defaults() || !self.uint32_bool.is_empty() {
             e.field(b",\"uint32Bool\":", b",\"uint32_bool\":");
             e.map(&self.uint32_bool, |e, v| e.bool(*v));
         }
-        if e.emit_unpopulated() || !self.uint64_double.is_empty() {
+        if e.emit_defaults() || !self.uint64_double.is_empty() {
             e.field(b",\"uint64Double\":", b",\"uint64_double\":");
             e.map(&self.uint64_double, |e, v| e.f64(*v));
         }
-        if e.emit_unpopulated() || !self.sint32_bytes.is_empty() {
+        if e.emit_defaults() || !self.sint32_bytes.is_empty() {
             e.field(b",\"sint32Bytes\":", b",\"sint32_bytes\":");
             e.map(&self.sint32_bytes, |e, v| e.bytes(v));
         }
-        if e.emit_unpopulated() || !self.sint64_color.is_empty() {
+        if e.emit_defaults() || !self.sint64_color.is_empty() {
             e.field(b",\"sint64Color\":", b",\"sint64_color\":");
             e.map(&self.sint64_color, |e, v| e.enumeration::<Color>(*v));
         }
-        if e.emit_unpopulated() || !self.fixed32_msg.is_empty() {
+        if e.emit_defaults() || !self.fixed32_msg.is_empty() {
             e.field(b",\"fixed32Msg\":", b",\"fixed32_msg\":");
             e.map(&self.fixed32_msg, |e, v| e.message(v));
         }
-        if e.emit_unpopulated() || !self.fixed64_float.is_empty() {
+        if e.emit_defaults() || !self.fixed64_float.is_empty() {
             e.field(b",\"fixed64Float\":", b",\"fixed64_float\":");
             e.map(&self.fixed64_float, |e, v| e.f32(*v));
         }
-        if e.emit_unpopulated() || !self.sfixed32_int64.is_empty() {
+        if e.emit_defaults() || !self.sfixed32_int64.is_empty() {
             e.field(b",\"sfixed32Int64\":", b",\"sfixed32_int64\":");
             e.map(&self.sfixed32_int64, |e, v| e.i64(*v));
         }
-        if e.emit_unpopulated() || !self.sfixed64_uint64.is_empty() {
+        if e.emit_defaults() || !self.sfixed64_uint64.is_empty() {
             e.field(b",\"sfixed64Uint64\":", b",\"sfixed64_uint64\":");
             e.map(&self.sfixed64_uint64, |e, v| e.u64(*v));
         }
-        if e.emit_unpopulated() || !self.bool_string.is_empty() {
+        if e.emit_defaults() || !self.bool_string.is_empty() {
             e.field(b",\"boolString\":", b",\"bool_string\":");
             e.map(&self.bool_string, |e, v| e.string(v));
         }
@@ -475,7 +475,7 @@ impl ::protojsonx_runtime::ProtoJson for Oneofs {
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
-        if e.emit_unpopulated() || self.before != 0 {
+        if e.emit_defaults() || self.before != 0 {
             e.field(b",\"before\":", b",\"before\":");
             e.i32(self.before);
         }
@@ -509,7 +509,7 @@ impl ::protojsonx_runtime::ProtoJson for Oneofs {
             }
             ::core::option::Option::None => {}
         }
-        if e.emit_unpopulated() || self.after != 0 {
+        if e.emit_defaults() || self.after != 0 {
             e.field(b",\"after\":", b",\"after\":");
             e.i32(self.after);
         }
@@ -605,15 +605,17 @@ impl ::protojsonx_runtime::ProtoJson for Tree {
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
-        if e.emit_unpopulated() || !self.label.is_empty() {
+        if e.emit_defaults() || !self.label.is_empty() {
             e.field(b",\"label\":", b",\"label\":");
             e.string(&self.label);
         }
         if let ::core::option::Option::Some(v) = &self.left {
             e.field(b",\"left\":", b",\"left\":");
             e.message(v);
+        } else {
+            e.unset_field(b",\"left\":", b",\"left\":");
         }
-        if e.emit_unpopulated() || !self.children.is_empty() {
+        if e.emit_defaults() || !self.children.is_empty() {
             e.field(b",\"children\":", b",\"children\":");
             e.list(&self.children, |e, v| e.message(v));
         }
@@ -624,7 +626,7 @@ impl ::protojsonx_runtime::ProtoJson for Tree {
             }
             ::core::option::Option::None => {}
         }
-        if e.emit_unpopulated() || !self.named.is_empty() {
+        if e.emit_defaults() || !self.named.is_empty() {
             e.field(b",\"named\":", b",\"named\":");
             e.map(&self.named, |e, v| e.message(v));
         }
@@ -697,20 +699,24 @@ impl ::protojsonx_runtime::ProtoJson for Outer {
         if let ::core::option::Option::Some(v) = &self.inner {
             e.field(b",\"inner\":", b",\"inner\":");
             e.message(v);
+        } else {
+            e.unset_field(b",\"inner\":", b",\"inner\":");
         }
-        if e.emit_unpopulated() || self.mood != 0 {
+        if e.emit_defaults() || self.mood != 0 {
             e.field(b",\"mood\":", b",\"mood\":");
             e.enumeration::<outer::inner::Mood>(self.mood);
         }
         if let ::core::option::Option::Some(v) = &self.remote {
             e.field(b",\"remote\":", b",\"remote\":");
             e.message(v);
+        } else {
+            e.unset_field(b",\"remote\":", b",\"remote\":");
         }
-        if e.emit_unpopulated() || self.remote_kind != 0 {
+        if e.emit_defaults() || self.remote_kind != 0 {
             e.field(b",\"remoteKind\":", b",\"remote_kind\":");
             e.enumeration::<super::other::remote::Kind>(self.remote_kind);
         }
-        if e.emit_unpopulated() || !self.deepests.is_empty() {
+        if e.emit_defaults() || !self.deepests.is_empty() {
             e.field(b",\"deepests\":", b",\"deepests\":");
             e.list(&self.deepests, |e, v| e.message(v));
         }
@@ -788,8 +794,10 @@ impl ::protojsonx_runtime::ProtoJson for outer::Inner {
         if let ::core::option::Option::Some(v) = &self.deepest {
             e.field(b",\"deepest\":", b",\"deepest\":");
             e.message(v);
+        } else {
+            e.unset_field(b",\"deepest\":", b",\"deepest\":");
         }
-        if e.emit_unpopulated() || self.mood != 0 {
+        if e.emit_defaults() || self.mood != 0 {
             e.field(b",\"mood\":", b",\"mood\":");
             e.enumeration::<outer::inner::Mood>(self.mood);
         }
@@ -838,7 +846,7 @@ impl ::protojsonx_runtime::ProtoJson for outer::inner::Deepest {
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
-        if e.emit_unpopulated() || self.x != 0 {
+        if e.emit_defaults() || self.x != 0 {
             e.field(b",\"x\":", b",\"x\":");
             e.i32(self.x);
         }
@@ -893,66 +901,88 @@ impl ::protojsonx_runtime::ProtoJson for WellKnown {
         if let ::core::option::Option::Some(v) = &self.ts {
             e.field(b",\"ts\":", b",\"ts\":");
             e.message(v);
+        } else {
+            e.unset_field(b",\"ts\":", b",\"ts\":");
         }
         if let ::core::option::Option::Some(v) = &self.dur {
             e.field(b",\"dur\":", b",\"dur\":");
             e.message(v);
+        } else {
+            e.unset_field(b",\"dur\":", b",\"dur\":");
         }
         if let ::core::option::Option::Some(v) = &self.i32 {
             e.field(b",\"i32\":", b",\"i32\":");
             e.message(v);
+        } else {
+            e.unset_field(b",\"i32\":", b",\"i32\":");
         }
-        if e.emit_unpopulated() || !self.i64s.is_empty() {
+        if e.emit_defaults() || !self.i64s.is_empty() {
             e.field(b",\"i64s\":", b",\"i64s\":");
             e.list(&self.i64s, |e, v| e.message(v));
         }
         if let ::core::option::Option::Some(v) = &self.st {
             e.field(b",\"st\":", b",\"st\":");
             e.message(v);
+        } else {
+            e.unset_field(b",\"st\":", b",\"st\":");
         }
         if let ::core::option::Option::Some(v) = &self.val {
             e.field(b",\"val\":", b",\"val\":");
             e.message(v);
+        } else {
+            e.unset_field(b",\"val\":", b",\"val\":");
         }
-        if e.emit_unpopulated() || !self.vals.is_empty() {
+        if e.emit_defaults() || !self.vals.is_empty() {
             e.field(b",\"vals\":", b",\"vals\":");
             e.list(&self.vals, |e, v| e.message(v));
         }
         if let ::core::option::Option::Some(v) = &self.list {
             e.field(b",\"list\":", b",\"list\":");
             e.message(v);
+        } else {
+            e.unset_field(b",\"list\":", b",\"list\":");
         }
-        if e.emit_unpopulated() || self.null != 0 {
+        if e.emit_defaults() || self.null != 0 {
             e.field(b",\"null\":", b",\"null\":");
             e.enumeration::<::prost_types::NullValue>(self.null);
         }
         if let ::core::option::Option::Some(v) = &self.mask {
             e.field(b",\"mask\":", b",\"mask\":");
             e.message(v);
+        } else {
+            e.unset_field(b",\"mask\":", b",\"mask\":");
         }
         if let ::core::option::Option::Some(v) = &self.any {
             e.field(b",\"any\":", b",\"any\":");
             e.message(v);
+        } else {
+            e.unset_field(b",\"any\":", b",\"any\":");
         }
         if let ::core::option::Option::Some(v) = &self.empty {
             e.field(b",\"empty\":", b",\"empty\":");
             e.message(v);
+        } else {
+            e.unset_field(b",\"empty\":", b",\"empty\":");
         }
-        if e.emit_unpopulated() || !self.val_map.is_empty() {
+        if e.emit_defaults() || !self.val_map.is_empty() {
             e.field(b",\"valMap\":", b",\"val_map\":");
             e.map(&self.val_map, |e, v| e.message(v));
         }
-        if e.emit_unpopulated() || !self.ts_map.is_empty() {
+        if e.emit_defaults() || !self.ts_map.is_empty() {
             e.field(b",\"tsMap\":", b",\"ts_map\":");
             e.map(&self.ts_map, |e, v| e.message(v));
         }
         if let ::core::option::Option::Some(v) = &self.bytes {
             e.field(b",\"bytes\":", b",\"bytes\":");
             e.message(v);
+        } else {
+            e.unset_field(b",\"bytes\":", b",\"bytes\":");
         }
         if let ::core::option::Option::Some(v) = &self.str {
             e.field(b",\"str\":", b",\"str\":");
             e.message(v);
+        } else {
+            e.unset_field(b",\"str\":", b",\"str\":");
         }
         match &self.wk {
             ::core::option::Option::Some(well_known::Wk::OTs(v)) => {
@@ -1158,7 +1188,7 @@ impl ::protojsonx_runtime::ProtoJson for OnlyValues {
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
-        if e.emit_unpopulated() || !self.values.is_empty() {
+        if e.emit_defaults() || !self.values.is_empty() {
             e.field(b",\"values\":", b",\"values\":");
             e.list(&self.values, |e, v| e.message(v));
         }
@@ -1192,7 +1222,7 @@ impl ::protojsonx_runtime::ProtoJson for OnlyValueMap {
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
-        if e.emit_unpopulated() || !self.entries.is_empty() {
+        if e.emit_defaults() || !self.entries.is_empty() {
             e.field(b",\"entries\":", b",\"entries\":");
             e.map(&self.entries, |e, v| e.message(v));
         }
@@ -1275,23 +1305,28 @@ impl ::protojsonx_runtime::__private::JsonEnum for Aliased {
         }
     }
 }
-/// Registers the messages of this package with protojsonx's type
-/// registry, so that `google.protobuf.Any` values holding them can be
-/// written and read as ProtoJSON. Call it once at startup; calling it
-/// again is harmless.
+/// Adds the messages of this package to `registry`, so that
+/// `google.protobuf.Any` values holding them can be written and read
+/// as ProtoJSON with the options that name it.
+#[inline]
+pub fn register_protojsonx_types_in(registry: &mut ::protojsonx_runtime::TypeRegistry) {
+    registry.register::<Scalars>("protojsonx.test.Scalars");
+    registry.register::<Maps>("protojsonx.test.Maps");
+    registry.register::<Oneofs>("protojsonx.test.Oneofs");
+    registry.register::<Tree>("protojsonx.test.Tree");
+    registry.register::<Outer>("protojsonx.test.Outer");
+    registry.register::<outer::Inner>("protojsonx.test.Outer.Inner");
+    registry.register::<outer::inner::Deepest>("protojsonx.test.Outer.Inner.Deepest");
+    registry.register::<Nothing>("protojsonx.test.Nothing");
+    registry.register::<WellKnown>("protojsonx.test.WellKnown");
+    registry.register::<OnlyValues>("protojsonx.test.OnlyValues");
+    registry.register::<OnlyValueMap>("protojsonx.test.OnlyValueMap");
+}
+/// Registers the messages of this package with protojsonx's global
+/// type registry, so that `google.protobuf.Any` values holding them
+/// can be written and read as ProtoJSON. Call it once at startup;
+/// calling it again is harmless.
 #[inline]
 pub fn register_protojsonx_types() {
-    ::protojsonx_runtime::register::<Scalars>("protojsonx.test.Scalars");
-    ::protojsonx_runtime::register::<Maps>("protojsonx.test.Maps");
-    ::protojsonx_runtime::register::<Oneofs>("protojsonx.test.Oneofs");
-    ::protojsonx_runtime::register::<Tree>("protojsonx.test.Tree");
-    ::protojsonx_runtime::register::<Outer>("protojsonx.test.Outer");
-    ::protojsonx_runtime::register::<outer::Inner>("protojsonx.test.Outer.Inner");
-    ::protojsonx_runtime::register::<
-        outer::inner::Deepest,
-    >("protojsonx.test.Outer.Inner.Deepest");
-    ::protojsonx_runtime::register::<Nothing>("protojsonx.test.Nothing");
-    ::protojsonx_runtime::register::<WellKnown>("protojsonx.test.WellKnown");
-    ::protojsonx_runtime::register::<OnlyValues>("protojsonx.test.OnlyValues");
-    ::protojsonx_runtime::register::<OnlyValueMap>("protojsonx.test.OnlyValueMap");
+    ::protojsonx_runtime::register_with(register_protojsonx_types_in);
 }

@@ -7,25 +7,27 @@ impl ::protojsonx_runtime::ProtoJson for Variants {
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
-        if e.emit_unpopulated() || !self.blobs.is_empty() {
+        if e.emit_defaults() || !self.blobs.is_empty() {
             e.field(b",\"blobs\":", b",\"blobs\":");
             e.map(&self.blobs, |e, v| e.bytes(v));
         }
-        if e.emit_unpopulated() || !self.data.is_empty() {
+        if e.emit_defaults() || !self.data.is_empty() {
             e.field(b",\"data\":", b",\"data\":");
             e.bytes(&self.data);
         }
-        if e.emit_unpopulated() || !self.datas.is_empty() {
+        if e.emit_defaults() || !self.datas.is_empty() {
             e.field(b",\"datas\":", b",\"datas\":");
             e.list(&self.datas, |e, v| e.bytes(v));
         }
-        if e.emit_unpopulated() || !self.nested.is_empty() {
+        if e.emit_defaults() || !self.nested.is_empty() {
             e.field(b",\"nested\":", b",\"nested\":");
             e.map(&self.nested, |e, v| e.message(v));
         }
         if let ::core::option::Option::Some(v) = &self.boxed {
             e.field(b",\"boxed\":", b",\"boxed\":");
             e.message(v);
+        } else {
+            e.unset_field(b",\"boxed\":", b",\"boxed\":");
         }
         match &self.o {
             ::core::option::Option::Some(variants::O::Od(v)) => {
@@ -103,11 +105,18 @@ impl ::protojsonx_runtime::ProtoJson for Variants {
         )
     }
 }
-/// Registers the messages of this package with protojsonx's type
-/// registry, so that `google.protobuf.Any` values holding them can be
-/// written and read as ProtoJSON. Call it once at startup; calling it
-/// again is harmless.
+/// Adds the messages of this package to `registry`, so that
+/// `google.protobuf.Any` values holding them can be written and read
+/// as ProtoJSON with the options that name it.
+#[inline]
+pub fn register_protojsonx_types_in(registry: &mut ::protojsonx_runtime::TypeRegistry) {
+    registry.register::<Variants>("protojsonx.variants.Variants");
+}
+/// Registers the messages of this package with protojsonx's global
+/// type registry, so that `google.protobuf.Any` values holding them
+/// can be written and read as ProtoJSON. Call it once at startup;
+/// calling it again is harmless.
 #[inline]
 pub fn register_protojsonx_types() {
-    ::protojsonx_runtime::register::<Variants>("protojsonx.variants.Variants");
+    ::protojsonx_runtime::register_with(register_protojsonx_types_in);
 }

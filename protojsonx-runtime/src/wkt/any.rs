@@ -19,7 +19,7 @@ use std::cell::Cell;
 use prost::Message;
 use prost_types::Any;
 
-use super::registry::{self, Entry};
+use super::registry::{self, Entry, TypeRegistry};
 use crate::ProtoJson;
 use crate::de::Decoder;
 use crate::error::{Error, ErrorKind};
@@ -67,7 +67,7 @@ impl Drop for AnyDepth {
 
 /// Finds the registry entry for `type_url`: the message name is what
 /// follows the last `/`.
-fn resolve(type_url: &str) -> Result<Entry, String> {
+fn resolve(type_url: &str, registry: Option<&TypeRegistry>) -> Result<Entry, String> {
     let name = match type_url.rsplit_once('/') {
         Some((_, name)) if !name.is_empty() => name,
         _ => {
@@ -78,11 +78,19 @@ fn resolve(type_url: &str) -> Result<Entry, String> {
             ));
         }
     };
-    registry::lookup(name).ok_or_else(|| {
+    registry::lookup(name, registry).ok_or_else(|| {
+        let fix = match registry {
+            None => {
+                "register it with protojsonx_runtime::register, or call the \
+                 register_protojsonx_types() function generated for its package"
+            }
+            Some(_) => {
+                "it is not in the TypeRegistry the options name: add it with \
+                 TypeRegistry::register or register_protojsonx_types_in()"
+            }
+        };
         format!(
-            "unknown message type {name:?} in google.protobuf.Any (type URL {type_url:?}): \
-             register it with protojsonx_runtime::register, or call the \
-             register_protojsonx_types() function generated for its package"
+            "unknown message type {name:?} in google.protobuf.Any (type URL {type_url:?}): {fix}"
         )
     })
 }
@@ -96,7 +104,7 @@ impl ProtoJson for Any {
             let object = e.begin_object();
             return e.end_object(object);
         }
-        let entry = match resolve(&self.type_url) {
+        let entry = match resolve(&self.type_url, e.type_registry()) {
             Ok(entry) => entry,
             Err(message) => return fail(e, message),
         };
@@ -122,8 +130,8 @@ impl ProtoJson for Any {
                 "missing \"@type\" field in google.protobuf.Any".into(),
             )),
             Probe::Found { type_url, offset } => {
-                let entry =
-                    resolve(&type_url).map_err(|m| d.invalid_at(offset, m).in_field(b"@type"))?;
+                let entry = resolve(&type_url, d.type_registry())
+                    .map_err(|m| d.invalid_at(offset, m).in_field(b"@type"))?;
                 self.value = (entry.read)(d, start)?;
                 self.type_url = type_url;
                 Ok(())
@@ -270,7 +278,7 @@ mod tests {
     impl ProtoJson for Point {
         fn write_json(&self, e: &mut Encoder<'_>) {
             let object = e.begin_object();
-            if e.emit_unpopulated() || self.x != 0 {
+            if e.emit_defaults() || self.x != 0 {
                 e.field(b",\"x\":", b",\"x\":");
                 e.i32(self.x);
             }

@@ -29,7 +29,7 @@ mod timestamp;
 mod value;
 mod wrappers;
 
-pub use registry::register;
+pub use registry::{TypeRegistry, register, register_with};
 
 use crate::de::Decoder;
 use crate::error::Error;

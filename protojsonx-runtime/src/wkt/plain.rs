@@ -12,16 +12,24 @@
 //! (`"[google.api.http]"`) are errors that name them, or skipped with
 //! `ignore_unknown_fields`.
 
-use prost_types::*;
+/// The generated code. Its `register_protojsonx_types()` functions fill the
+/// global registry, which the runtime does not: it keeps these types in a
+/// registry of their own (`registry::PLAIN`), filled by `register_protojsonx_types_in`.
+#[allow(dead_code)]
+mod generated {
+    use prost_types::*;
 
-include!("plain/google.protobuf.protojsonx.rs");
+    include!("plain/google.protobuf.protojsonx.rs");
 
-/// `google.protobuf.compiler`: the plugin protocol.
-pub(crate) mod compiler {
-    use prost_types::compiler::*;
+    /// `google.protobuf.compiler`: the plugin protocol.
+    pub(crate) mod compiler {
+        use prost_types::compiler::*;
 
-    include!("plain/google.protobuf.compiler.protojsonx.rs");
+        include!("plain/google.protobuf.compiler.protojsonx.rs");
+    }
 }
+
+pub(crate) use generated::{compiler, register_protojsonx_types_in};
 
 #[cfg(test)]
 mod tests {

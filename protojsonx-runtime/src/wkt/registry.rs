@@ -5,13 +5,15 @@
 //! it as ProtoJSON the message must be decoded and written as JSON, and to
 //! read it the JSON must be read into a message and encoded, so the runtime
 //! needs, for each full message name, code monomorphised for the Rust type.
-//! The registry is a process-wide map from full names to such [`Entry`]s;
-//! generated code fills it through [`register`] (each package gets a
-//! `register_protojsonx_types()` function), and the well-known types are
-//! always resolvable without registration.
+//! A [`TypeRegistry`] maps full names to such [`Entry`]s. There is a
+//! process-wide one, which generated code fills through [`register_with`]
+//! (each package gets a `register_protojsonx_types()` function), and the
+//! options may name another per call; the well-known types are always
+//! resolvable without registration.
 
 use std::collections::HashMap;
-use std::sync::{LazyLock, Once, PoisonError, RwLock};
+use std::fmt;
+use std::sync::{LazyLock, PoisonError, RwLock};
 
 use prost::Message;
 
@@ -43,12 +45,113 @@ impl Entry {
     }
 }
 
-/// The registered message types, by full name.
-static REGISTRY: LazyLock<RwLock<HashMap<&'static str, Entry>>> = LazyLock::new(Default::default);
+/// A set of message types that `google.protobuf.Any` values may hold, by
+/// full protobuf name: what an `Any`'s type URL is resolved against.
+///
+/// There is one process-wide registry, filled by [`register`] and the
+/// generated `register_protojsonx_types()` functions, and used unless the
+/// options name another. A registry of your own, given to
+/// [`EncodeOptions::type_registry`](crate::EncodeOptions::type_registry) and
+/// [`DecodeOptions::type_registry`](crate::DecodeOptions::type_registry),
+/// decides per call which types resolve, with no global state: a library can
+/// keep its types to itself, a test can run with exactly the types it names,
+/// and a service can accept different types on different endpoints. The
+/// generated `register_protojsonx_types_in(&mut registry)` (and the module
+/// tree's `register_all_protojsonx_types_in`) fill one. In either registry
+/// the well-known types and the other prost-types messages always resolve.
+///
+/// The options hold a `&'static TypeRegistry` so that they stay `Copy`:
+/// build it once, in a `static` (`LazyLock`) or with `Box::leak`.
+///
+/// ```
+/// use std::sync::LazyLock;
+/// use protojsonx_runtime::{DecodeOptions, EncodeOptions, TypeRegistry};
+/// use prost::Message;
+/// use prost_types::{Any, Timestamp};
+///
+/// // A type of yours (here a prost-types one) under its own name.
+/// static TYPES: LazyLock<TypeRegistry> = LazyLock::new(|| {
+///     let mut types = TypeRegistry::new();
+///     types.register::<Timestamp>("example.Time");
+///     types
+/// });
+///
+/// # fn main() -> Result<(), protojsonx_runtime::Error> {
+/// let time = Timestamp { seconds: 1, nanos: 0 };
+/// let any = Any { type_url: "type.googleapis.com/example.Time".into(), value: time.encode_to_vec() };
+/// let json = EncodeOptions::new().type_registry(&TYPES).to_string(&any)?;
+/// assert_eq!(json, r#"{"@type":"type.googleapis.com/example.Time","value":"1970-01-01T00:00:01Z"}"#);
+/// let back: Any = DecodeOptions::new().type_registry(&TYPES).from_str(&json)?;
+/// assert_eq!(back, any);
+/// // The global registry does not know the name.
+/// assert!(protojsonx_runtime::to_string(&any).is_err());
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Clone, Default)]
+pub struct TypeRegistry {
+    entries: HashMap<&'static str, Entry>,
+}
 
-/// Registers the message type `M` under its full protobuf name (the package
-/// and the message name, like `"my.pkg.Event"` or `"my.pkg.Outer.Inner"`),
-/// so that a `google.protobuf.Any` holding an `M` can be written and read as
+impl TypeRegistry {
+    /// An empty registry: only the prost-types messages resolve.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds the message type `M` under its full protobuf name (like
+    /// `"my.pkg.Event"` or `"my.pkg.Outer.Inner"`). Adding a name again
+    /// replaces its type.
+    pub fn register<M>(&mut self, full_name: &'static str) -> &mut Self
+    where
+        M: ProtoJson + Message + Default + 'static,
+    {
+        self.entries.insert(full_name, Entry::of::<M>());
+        self
+    }
+
+    /// Whether a type was added under `full_name` (the prost-types messages,
+    /// which always resolve, are not counted).
+    pub fn contains(&self, full_name: &str) -> bool {
+        self.entries.contains_key(full_name)
+    }
+
+    /// How many types were added.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether no type was added.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+impl fmt::Debug for TypeRegistry {
+    /// The names, sorted.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut names: Vec<_> = self.entries.keys().collect();
+        names.sort_unstable();
+        f.debug_set().entries(names).finish()
+    }
+}
+
+/// The process-wide registry, used when the options name none.
+static GLOBAL: LazyLock<RwLock<TypeRegistry>> = LazyLock::new(Default::default);
+
+/// The plain prost-types messages (descriptors, `Type`, `Api`, ...), which
+/// resolve in every registry, to the prost-types structs.
+static PLAIN: LazyLock<TypeRegistry> = LazyLock::new(|| {
+    let mut plain = TypeRegistry::new();
+    super::plain::register_protojsonx_types_in(&mut plain);
+    super::plain::compiler::register_protojsonx_types_in(&mut plain);
+    plain
+});
+
+/// Registers the message type `M` in the process-wide registry under its
+/// full protobuf name (the package and the message name, like
+/// `"my.pkg.Event"` or `"my.pkg.Outer.Inner"`), so that a
+/// `google.protobuf.Any` holding an `M` can be written and read as
 /// ProtoJSON: `{"@type": "type.googleapis.com/my.pkg.Event", ...fields}`.
 ///
 /// The generator emits, in each package's module, a function
@@ -58,7 +161,8 @@ static REGISTRY: LazyLock<RwLock<HashMap<&'static str, Entry>>> = LazyLock::new(
 /// for all of them). Registering again (the same or another type under the
 /// same name) is harmless: the last registration wins. The prost-types
 /// messages (`google.protobuf.*`, the descriptors and the plugin protocol
-/// included) are always known and need no registration.
+/// included) are always known and need no registration. To keep types out
+/// of global state, fill a [`TypeRegistry`] and pass it in the options.
 ///
 /// Writing or reading an `Any` whose type is not registered fails with an
 /// error naming the type URL.
@@ -72,28 +176,28 @@ pub fn register<M>(full_name: &'static str)
 where
     M: ProtoJson + Message + Default + 'static,
 {
-    // The map is valid even if a thread panicked while holding the lock.
-    let mut map = REGISTRY.write().unwrap_or_else(PoisonError::into_inner);
-    map.insert(full_name, Entry::of::<M>());
+    register_with(|types| {
+        types.register::<M>(full_name);
+    });
 }
 
-/// Whether the plain prost-types messages (`wkt::plain`) are in the map.
-static PLAIN_REGISTERED: Once = Once::new();
+/// Runs `add` on the process-wide registry, under its lock: how the
+/// generated `register_protojsonx_types()` registers a package's messages at once.
+pub fn register_with(add: impl FnOnce(&mut TypeRegistry)) {
+    // The map is valid even if a thread panicked while holding the lock.
+    add(&mut GLOBAL.write().unwrap_or_else(PoisonError::into_inner));
+}
 
-/// The entry for the message named `full_name`: a well-known type, or a
-/// registered one. The plain prost-types messages (descriptors, `Type`,
-/// `Api`, ...) are registered by the first lookup, through the generated
-/// functions that call [`register`]: they too need no registration, and
-/// their names resolve to the prost-types messages.
-pub(crate) fn lookup(full_name: &str) -> Option<Entry> {
-    well_known(full_name).or_else(|| {
-        PLAIN_REGISTERED.call_once(|| {
-            super::plain::register_protojsonx_types();
-            super::plain::compiler::register_protojsonx_types();
-        });
-        let map = REGISTRY.read().unwrap_or_else(PoisonError::into_inner);
-        map.get(full_name).copied()
-    })
+/// The entry for the message named `full_name`: a well-known type, one in
+/// `registry` (the process-wide one when `None`), or a plain prost-types message.
+pub(crate) fn lookup(full_name: &str, registry: Option<&TypeRegistry>) -> Option<Entry> {
+    let added = |types: &TypeRegistry| types.entries.get(full_name).copied();
+    well_known(full_name)
+        .or_else(|| match registry {
+            Some(types) => added(types),
+            None => added(&GLOBAL.read().unwrap_or_else(PoisonError::into_inner)),
+        })
+        .or_else(|| added(&PLAIN))
 }
 
 /// The entries of the well-known types, which are always resolvable.
@@ -147,22 +251,45 @@ mod tests {
             "BytesValue",
         ] {
             assert!(
-                lookup(&format!("google.protobuf.{name}")).is_some(),
+                lookup(&format!("google.protobuf.{name}"), None).is_some(),
                 "{name}"
             );
         }
-        assert!(lookup("google.protobuf.NullValue").is_none());
-        assert!(lookup("google.protobuf.Api").is_some());
-        assert!(lookup("google.protobuf.compiler.CodeGeneratorRequest").is_some());
-        assert!(lookup("google.protobuf.DescriptorProto.ExtensionRange").is_some());
-        assert!(lookup("Timestamp").is_none());
+        assert!(lookup("google.protobuf.NullValue", None).is_none());
+        assert!(lookup("google.protobuf.Api", None).is_some());
+        assert!(lookup("google.protobuf.compiler.CodeGeneratorRequest", None).is_some());
+        assert!(lookup("google.protobuf.DescriptorProto.ExtensionRange", None).is_some());
+        assert!(lookup("Timestamp", None).is_none());
     }
 
     #[test]
     fn registration_is_idempotent() {
-        assert!(lookup("registry.test.Point").is_none());
+        assert!(lookup("registry.test.Point", None).is_none());
         register::<prost_types::Timestamp>("registry.test.Point");
         register::<prost_types::Timestamp>("registry.test.Point");
-        assert!(lookup("registry.test.Point").is_some());
+        assert!(lookup("registry.test.Point", None).is_some());
+    }
+
+    #[test]
+    fn a_registry_of_its_own_replaces_the_global_one() {
+        let mut types = TypeRegistry::new();
+        types.register::<prost_types::Duration>("registry.test.Own");
+        assert!(lookup("registry.test.Own", Some(&types)).is_some());
+        assert!(lookup("registry.test.Own", None).is_none());
+        register::<prost_types::Duration>("registry.test.GlobalOnly");
+        assert!(lookup("registry.test.GlobalOnly", Some(&types)).is_none());
+        // prost-types messages resolve everywhere.
+        let empty = TypeRegistry::new();
+        assert!(lookup("google.protobuf.Api", Some(&empty)).is_some());
+        assert!(lookup("google.protobuf.Duration", Some(&empty)).is_some());
+        assert_eq!(format!("{types:?}"), r#"{"registry.test.Own"}"#);
+        assert_eq!(
+            (
+                types.len(),
+                types.is_empty(),
+                types.contains("registry.test.Own")
+            ),
+            (1, false, true)
+        );
     }
 }

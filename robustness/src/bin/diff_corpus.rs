@@ -57,7 +57,7 @@ fn main() -> ExitCode {
 
 /// The option sets each message is encoded under, with their labels (the
 /// Python script maps each label to the matching `MessageToJson` arguments).
-fn option_sets() -> [(&'static str, EncodeOptions); 3] {
+fn option_sets() -> [(&'static str, EncodeOptions); 4] {
     [
         ("default", EncodeOptions::new()),
         ("proto_names", EncodeOptions::new().use_proto_names(true)),
@@ -65,8 +65,12 @@ fn option_sets() -> [(&'static str, EncodeOptions); 3] {
             "all",
             EncodeOptions::new()
                 .use_proto_names(true)
-                .emit_unpopulated(true)
+                .emit_default_values(true)
                 .enums_as_ints(true),
+        ),
+        (
+            "pretty_ascii",
+            EncodeOptions::new().indent(2).ensure_ascii(true),
         ),
     ]
 }

@@ -10,18 +10,26 @@ impl ::protojsonx_runtime::ProtoJson for Version {
         if let ::core::option::Option::Some(v) = &self.major {
             e.field(b",\"major\":", b",\"major\":");
             e.i32(*v);
+        } else {
+            e.unset_field(b",\"major\":", b",\"major\":");
         }
         if let ::core::option::Option::Some(v) = &self.minor {
             e.field(b",\"minor\":", b",\"minor\":");
             e.i32(*v);
+        } else {
+            e.unset_field(b",\"minor\":", b",\"minor\":");
         }
         if let ::core::option::Option::Some(v) = &self.patch {
             e.field(b",\"patch\":", b",\"patch\":");
             e.i32(*v);
+        } else {
+            e.unset_field(b",\"patch\":", b",\"patch\":");
         }
         if let ::core::option::Option::Some(v) = &self.suffix {
             e.field(b",\"suffix\":", b",\"suffix\":");
             e.string(v);
+        } else {
+            e.unset_field(b",\"suffix\":", b",\"suffix\":");
         }
         e.end_object(object);
     }
@@ -73,21 +81,25 @@ impl ::protojsonx_runtime::ProtoJson for CodeGeneratorRequest {
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
-        if e.emit_unpopulated() || !self.file_to_generate.is_empty() {
+        if e.emit_defaults() || !self.file_to_generate.is_empty() {
             e.field(b",\"fileToGenerate\":", b",\"file_to_generate\":");
             e.list(&self.file_to_generate, |e, v| e.string(v));
         }
         if let ::core::option::Option::Some(v) = &self.parameter {
             e.field(b",\"parameter\":", b",\"parameter\":");
             e.string(v);
+        } else {
+            e.unset_field(b",\"parameter\":", b",\"parameter\":");
         }
-        if e.emit_unpopulated() || !self.proto_file.is_empty() {
+        if e.emit_defaults() || !self.proto_file.is_empty() {
             e.field(b",\"protoFile\":", b",\"proto_file\":");
             e.list(&self.proto_file, |e, v| e.message(v));
         }
         if let ::core::option::Option::Some(v) = &self.compiler_version {
             e.field(b",\"compilerVersion\":", b",\"compiler_version\":");
             e.message(v);
+        } else {
+            e.unset_field(b",\"compilerVersion\":", b",\"compiler_version\":");
         }
         e.end_object(object);
     }
@@ -160,12 +172,16 @@ impl ::protojsonx_runtime::ProtoJson for CodeGeneratorResponse {
         if let ::core::option::Option::Some(v) = &self.error {
             e.field(b",\"error\":", b",\"error\":");
             e.string(v);
+        } else {
+            e.unset_field(b",\"error\":", b",\"error\":");
         }
         if let ::core::option::Option::Some(v) = &self.supported_features {
             e.field(b",\"supportedFeatures\":", b",\"supported_features\":");
             e.u64(*v);
+        } else {
+            e.unset_field(b",\"supportedFeatures\":", b",\"supported_features\":");
         }
-        if e.emit_unpopulated() || !self.file.is_empty() {
+        if e.emit_defaults() || !self.file.is_empty() {
             e.field(b",\"file\":", b",\"file\":");
             e.list(&self.file, |e, v| e.message(v));
         }
@@ -221,18 +237,26 @@ impl ::protojsonx_runtime::ProtoJson for code_generator_response::File {
         if let ::core::option::Option::Some(v) = &self.name {
             e.field(b",\"name\":", b",\"name\":");
             e.string(v);
+        } else {
+            e.unset_field(b",\"name\":", b",\"name\":");
         }
         if let ::core::option::Option::Some(v) = &self.insertion_point {
             e.field(b",\"insertionPoint\":", b",\"insertion_point\":");
             e.string(v);
+        } else {
+            e.unset_field(b",\"insertionPoint\":", b",\"insertion_point\":");
         }
         if let ::core::option::Option::Some(v) = &self.content {
             e.field(b",\"content\":", b",\"content\":");
             e.string(v);
+        } else {
+            e.unset_field(b",\"content\":", b",\"content\":");
         }
         if let ::core::option::Option::Some(v) = &self.generated_code_info {
             e.field(b",\"generatedCodeInfo\":", b",\"generated_code_info\":");
             e.message(v);
+        } else {
+            e.unset_field(b",\"generatedCodeInfo\":", b",\"generated_code_info\":");
         }
         e.end_object(object);
     }
@@ -303,20 +327,30 @@ impl ::protojsonx_runtime::__private::JsonEnum for code_generator_response::Feat
         }
     }
 }
-/// Registers the messages of this package with protojsonx's type
-/// registry, so that `google.protobuf.Any` values holding them can be
-/// written and read as ProtoJSON. Call it once at startup; calling it
-/// again is harmless.
+/// Adds the messages of this package to `registry`, so that
+/// `google.protobuf.Any` values holding them can be written and read
+/// as ProtoJSON with the options that name it.
+#[inline]
+pub fn register_protojsonx_types_in(registry: &mut ::protojsonx_runtime::TypeRegistry) {
+    registry.register::<Version>("google.protobuf.compiler.Version");
+    registry
+        .register::<
+            CodeGeneratorRequest,
+        >("google.protobuf.compiler.CodeGeneratorRequest");
+    registry
+        .register::<
+            CodeGeneratorResponse,
+        >("google.protobuf.compiler.CodeGeneratorResponse");
+    registry
+        .register::<
+            code_generator_response::File,
+        >("google.protobuf.compiler.CodeGeneratorResponse.File");
+}
+/// Registers the messages of this package with protojsonx's global
+/// type registry, so that `google.protobuf.Any` values holding them
+/// can be written and read as ProtoJSON. Call it once at startup;
+/// calling it again is harmless.
 #[inline]
 pub fn register_protojsonx_types() {
-    ::protojsonx_runtime::register::<Version>("google.protobuf.compiler.Version");
-    ::protojsonx_runtime::register::<
-        CodeGeneratorRequest,
-    >("google.protobuf.compiler.CodeGeneratorRequest");
-    ::protojsonx_runtime::register::<
-        CodeGeneratorResponse,
-    >("google.protobuf.compiler.CodeGeneratorResponse");
-    ::protojsonx_runtime::register::<
-        code_generator_response::File,
-    >("google.protobuf.compiler.CodeGeneratorResponse.File");
+    ::protojsonx_runtime::register_with(register_protojsonx_types_in);
 }

@@ -7,7 +7,7 @@ impl ::protojsonx_runtime::ProtoJson for FileDescriptorSet {
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
-        if e.emit_unpopulated() || !self.file.is_empty() {
+        if e.emit_defaults() || !self.file.is_empty() {
             e.field(b",\"file\":", b",\"file\":");
             e.list(&self.file, |e, v| e.message(v));
         }
@@ -44,50 +44,60 @@ impl ::protojsonx_runtime::ProtoJson for FileDescriptorProto {
         if let ::core::option::Option::Some(v) = &self.name {
             e.field(b",\"name\":", b",\"name\":");
             e.string(v);
+        } else {
+            e.unset_field(b",\"name\":", b",\"name\":");
         }
         if let ::core::option::Option::Some(v) = &self.package {
             e.field(b",\"package\":", b",\"package\":");
             e.string(v);
+        } else {
+            e.unset_field(b",\"package\":", b",\"package\":");
         }
-        if e.emit_unpopulated() || !self.dependency.is_empty() {
+        if e.emit_defaults() || !self.dependency.is_empty() {
             e.field(b",\"dependency\":", b",\"dependency\":");
             e.list(&self.dependency, |e, v| e.string(v));
         }
-        if e.emit_unpopulated() || !self.public_dependency.is_empty() {
+        if e.emit_defaults() || !self.public_dependency.is_empty() {
             e.field(b",\"publicDependency\":", b",\"public_dependency\":");
             e.list(&self.public_dependency, |e, v| e.i32(*v));
         }
-        if e.emit_unpopulated() || !self.weak_dependency.is_empty() {
+        if e.emit_defaults() || !self.weak_dependency.is_empty() {
             e.field(b",\"weakDependency\":", b",\"weak_dependency\":");
             e.list(&self.weak_dependency, |e, v| e.i32(*v));
         }
-        if e.emit_unpopulated() || !self.message_type.is_empty() {
+        if e.emit_defaults() || !self.message_type.is_empty() {
             e.field(b",\"messageType\":", b",\"message_type\":");
             e.list(&self.message_type, |e, v| e.message(v));
         }
-        if e.emit_unpopulated() || !self.enum_type.is_empty() {
+        if e.emit_defaults() || !self.enum_type.is_empty() {
             e.field(b",\"enumType\":", b",\"enum_type\":");
             e.list(&self.enum_type, |e, v| e.message(v));
         }
-        if e.emit_unpopulated() || !self.service.is_empty() {
+        if e.emit_defaults() || !self.service.is_empty() {
             e.field(b",\"service\":", b",\"service\":");
             e.list(&self.service, |e, v| e.message(v));
         }
-        if e.emit_unpopulated() || !self.extension.is_empty() {
+        if e.emit_defaults() || !self.extension.is_empty() {
             e.field(b",\"extension\":", b",\"extension\":");
             e.list(&self.extension, |e, v| e.message(v));
         }
         if let ::core::option::Option::Some(v) = &self.options {
             e.field(b",\"options\":", b",\"options\":");
             e.message(v);
+        } else {
+            e.unset_field(b",\"options\":", b",\"options\":");
         }
         if let ::core::option::Option::Some(v) = &self.source_code_info {
             e.field(b",\"sourceCodeInfo\":", b",\"source_code_info\":");
             e.message(v);
+        } else {
+            e.unset_field(b",\"sourceCodeInfo\":", b",\"source_code_info\":");
         }
         if let ::core::option::Option::Some(v) = &self.syntax {
             e.field(b",\"syntax\":", b",\"syntax\":");
             e.string(v);
+        } else {
+            e.unset_field(b",\"syntax\":", b",\"syntax\":");
         }
         e.end_object(object);
     }
@@ -208,40 +218,44 @@ impl ::protojsonx_runtime::ProtoJson for DescriptorProto {
         if let ::core::option::Option::Some(v) = &self.name {
             e.field(b",\"name\":", b",\"name\":");
             e.string(v);
+        } else {
+            e.unset_field(b",\"name\":", b",\"name\":");
         }
-        if e.emit_unpopulated() || !self.field.is_empty() {
+        if e.emit_defaults() || !self.field.is_empty() {
             e.field(b",\"field\":", b",\"field\":");
             e.list(&self.field, |e, v| e.message(v));
         }
-        if e.emit_unpopulated() || !self.extension.is_empty() {
+        if e.emit_defaults() || !self.extension.is_empty() {
             e.field(b",\"extension\":", b",\"extension\":");
             e.list(&self.extension, |e, v| e.message(v));
         }
-        if e.emit_unpopulated() || !self.nested_type.is_empty() {
+        if e.emit_defaults() || !self.nested_type.is_empty() {
             e.field(b",\"nestedType\":", b",\"nested_type\":");
             e.list(&self.nested_type, |e, v| e.message(v));
         }
-        if e.emit_unpopulated() || !self.enum_type.is_empty() {
+        if e.emit_defaults() || !self.enum_type.is_empty() {
             e.field(b",\"enumType\":", b",\"enum_type\":");
             e.list(&self.enum_type, |e, v| e.message(v));
         }
-        if e.emit_unpopulated() || !self.extension_range.is_empty() {
+        if e.emit_defaults() || !self.extension_range.is_empty() {
             e.field(b",\"extensionRange\":", b",\"extension_range\":");
             e.list(&self.extension_range, |e, v| e.message(v));
         }
-        if e.emit_unpopulated() || !self.oneof_decl.is_empty() {
+        if e.emit_defaults() || !self.oneof_decl.is_empty() {
             e.field(b",\"oneofDecl\":", b",\"oneof_decl\":");
             e.list(&self.oneof_decl, |e, v| e.message(v));
         }
         if let ::core::option::Option::Some(v) = &self.options {
             e.field(b",\"options\":", b",\"options\":");
             e.message(v);
+        } else {
+            e.unset_field(b",\"options\":", b",\"options\":");
         }
-        if e.emit_unpopulated() || !self.reserved_range.is_empty() {
+        if e.emit_defaults() || !self.reserved_range.is_empty() {
             e.field(b",\"reservedRange\":", b",\"reserved_range\":");
             e.list(&self.reserved_range, |e, v| e.message(v));
         }
-        if e.emit_unpopulated() || !self.reserved_name.is_empty() {
+        if e.emit_defaults() || !self.reserved_name.is_empty() {
             e.field(b",\"reservedName\":", b",\"reserved_name\":");
             e.list(&self.reserved_name, |e, v| e.string(v));
         }
@@ -335,14 +349,20 @@ impl ::protojsonx_runtime::ProtoJson for descriptor_proto::ExtensionRange {
         if let ::core::option::Option::Some(v) = &self.start {
             e.field(b",\"start\":", b",\"start\":");
             e.i32(*v);
+        } else {
+            e.unset_field(b",\"start\":", b",\"start\":");
         }
         if let ::core::option::Option::Some(v) = &self.end {
             e.field(b",\"end\":", b",\"end\":");
             e.i32(*v);
+        } else {
+            e.unset_field(b",\"end\":", b",\"end\":");
         }
         if let ::core::option::Option::Some(v) = &self.options {
             e.field(b",\"options\":", b",\"options\":");
             e.message(v);
+        } else {
+            e.unset_field(b",\"options\":", b",\"options\":");
         }
         e.end_object(object);
     }
@@ -396,10 +416,14 @@ impl ::protojsonx_runtime::ProtoJson for descriptor_proto::ReservedRange {
         if let ::core::option::Option::Some(v) = &self.start {
             e.field(b",\"start\":", b",\"start\":");
             e.i32(*v);
+        } else {
+            e.unset_field(b",\"start\":", b",\"start\":");
         }
         if let ::core::option::Option::Some(v) = &self.end {
             e.field(b",\"end\":", b",\"end\":");
             e.i32(*v);
+        } else {
+            e.unset_field(b",\"end\":", b",\"end\":");
         }
         e.end_object(object);
     }
@@ -438,7 +462,7 @@ impl ::protojsonx_runtime::ProtoJson for ExtensionRangeOptions {
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
-        if e.emit_unpopulated() || !self.uninterpreted_option.is_empty() {
+        if e.emit_defaults() || !self.uninterpreted_option.is_empty() {
             e.field(b",\"uninterpretedOption\":", b",\"uninterpreted_option\":");
             e.list(&self.uninterpreted_option, |e, v| e.message(v));
         }
@@ -497,46 +521,68 @@ impl ::protojsonx_runtime::ProtoJson for FieldDescriptorProto {
         if let ::core::option::Option::Some(v) = &self.name {
             e.field(b",\"name\":", b",\"name\":");
             e.string(v);
+        } else {
+            e.unset_field(b",\"name\":", b",\"name\":");
         }
         if let ::core::option::Option::Some(v) = &self.number {
             e.field(b",\"number\":", b",\"number\":");
             e.i32(*v);
+        } else {
+            e.unset_field(b",\"number\":", b",\"number\":");
         }
         if let ::core::option::Option::Some(v) = &self.label {
             e.field(b",\"label\":", b",\"label\":");
             e.enumeration::<field_descriptor_proto::Label>(*v);
+        } else {
+            e.unset_field(b",\"label\":", b",\"label\":");
         }
         if let ::core::option::Option::Some(v) = &self.r#type {
             e.field(b",\"type\":", b",\"type\":");
             e.enumeration::<field_descriptor_proto::Type>(*v);
+        } else {
+            e.unset_field(b",\"type\":", b",\"type\":");
         }
         if let ::core::option::Option::Some(v) = &self.type_name {
             e.field(b",\"typeName\":", b",\"type_name\":");
             e.string(v);
+        } else {
+            e.unset_field(b",\"typeName\":", b",\"type_name\":");
         }
         if let ::core::option::Option::Some(v) = &self.extendee {
             e.field(b",\"extendee\":", b",\"extendee\":");
             e.string(v);
+        } else {
+            e.unset_field(b",\"extendee\":", b",\"extendee\":");
         }
         if let ::core::option::Option::Some(v) = &self.default_value {
             e.field(b",\"defaultValue\":", b",\"default_value\":");
             e.string(v);
+        } else {
+            e.unset_field(b",\"defaultValue\":", b",\"default_value\":");
         }
         if let ::core::option::Option::Some(v) = &self.oneof_index {
             e.field(b",\"oneofIndex\":", b",\"oneof_index\":");
             e.i32(*v);
+        } else {
+            e.unset_field(b",\"oneofIndex\":", b",\"oneof_index\":");
         }
         if let ::core::option::Option::Some(v) = &self.json_name {
             e.field(b",\"jsonName\":", b",\"json_name\":");
             e.string(v);
+        } else {
+            e.unset_field(b",\"jsonName\":", b",\"json_name\":");
         }
         if let ::core::option::Option::Some(v) = &self.options {
             e.field(b",\"options\":", b",\"options\":");
             e.message(v);
+        } else {
+            e.unset_field(b",\"options\":", b",\"options\":");
         }
         if let ::core::option::Option::Some(v) = &self.proto3_optional {
             e.field(b",\"proto3Optional\":", b",\"proto3_optional\":");
             e.bool(*v);
+        } else {
+            e.unset_field(b",\"proto3Optional\":", b",\"proto3_optional\":");
         }
         e.end_object(object);
     }
@@ -644,10 +690,14 @@ impl ::protojsonx_runtime::ProtoJson for OneofDescriptorProto {
         if let ::core::option::Option::Some(v) = &self.name {
             e.field(b",\"name\":", b",\"name\":");
             e.string(v);
+        } else {
+            e.unset_field(b",\"name\":", b",\"name\":");
         }
         if let ::core::option::Option::Some(v) = &self.options {
             e.field(b",\"options\":", b",\"options\":");
             e.message(v);
+        } else {
+            e.unset_field(b",\"options\":", b",\"options\":");
         }
         e.end_object(object);
     }
@@ -693,20 +743,24 @@ impl ::protojsonx_runtime::ProtoJson for EnumDescriptorProto {
         if let ::core::option::Option::Some(v) = &self.name {
             e.field(b",\"name\":", b",\"name\":");
             e.string(v);
+        } else {
+            e.unset_field(b",\"name\":", b",\"name\":");
         }
-        if e.emit_unpopulated() || !self.value.is_empty() {
+        if e.emit_defaults() || !self.value.is_empty() {
             e.field(b",\"value\":", b",\"value\":");
             e.list(&self.value, |e, v| e.message(v));
         }
         if let ::core::option::Option::Some(v) = &self.options {
             e.field(b",\"options\":", b",\"options\":");
             e.message(v);
+        } else {
+            e.unset_field(b",\"options\":", b",\"options\":");
         }
-        if e.emit_unpopulated() || !self.reserved_range.is_empty() {
+        if e.emit_defaults() || !self.reserved_range.is_empty() {
             e.field(b",\"reservedRange\":", b",\"reserved_range\":");
             e.list(&self.reserved_range, |e, v| e.message(v));
         }
-        if e.emit_unpopulated() || !self.reserved_name.is_empty() {
+        if e.emit_defaults() || !self.reserved_name.is_empty() {
             e.field(b",\"reservedName\":", b",\"reserved_name\":");
             e.list(&self.reserved_name, |e, v| e.string(v));
         }
@@ -775,10 +829,14 @@ impl ::protojsonx_runtime::ProtoJson for enum_descriptor_proto::EnumReservedRang
         if let ::core::option::Option::Some(v) = &self.start {
             e.field(b",\"start\":", b",\"start\":");
             e.i32(*v);
+        } else {
+            e.unset_field(b",\"start\":", b",\"start\":");
         }
         if let ::core::option::Option::Some(v) = &self.end {
             e.field(b",\"end\":", b",\"end\":");
             e.i32(*v);
+        } else {
+            e.unset_field(b",\"end\":", b",\"end\":");
         }
         e.end_object(object);
     }
@@ -820,14 +878,20 @@ impl ::protojsonx_runtime::ProtoJson for EnumValueDescriptorProto {
         if let ::core::option::Option::Some(v) = &self.name {
             e.field(b",\"name\":", b",\"name\":");
             e.string(v);
+        } else {
+            e.unset_field(b",\"name\":", b",\"name\":");
         }
         if let ::core::option::Option::Some(v) = &self.number {
             e.field(b",\"number\":", b",\"number\":");
             e.i32(*v);
+        } else {
+            e.unset_field(b",\"number\":", b",\"number\":");
         }
         if let ::core::option::Option::Some(v) = &self.options {
             e.field(b",\"options\":", b",\"options\":");
             e.message(v);
+        } else {
+            e.unset_field(b",\"options\":", b",\"options\":");
         }
         e.end_object(object);
     }
@@ -881,14 +945,18 @@ impl ::protojsonx_runtime::ProtoJson for ServiceDescriptorProto {
         if let ::core::option::Option::Some(v) = &self.name {
             e.field(b",\"name\":", b",\"name\":");
             e.string(v);
+        } else {
+            e.unset_field(b",\"name\":", b",\"name\":");
         }
-        if e.emit_unpopulated() || !self.method.is_empty() {
+        if e.emit_defaults() || !self.method.is_empty() {
             e.field(b",\"method\":", b",\"method\":");
             e.list(&self.method, |e, v| e.message(v));
         }
         if let ::core::option::Option::Some(v) = &self.options {
             e.field(b",\"options\":", b",\"options\":");
             e.message(v);
+        } else {
+            e.unset_field(b",\"options\":", b",\"options\":");
         }
         e.end_object(object);
     }
@@ -942,26 +1010,38 @@ impl ::protojsonx_runtime::ProtoJson for MethodDescriptorProto {
         if let ::core::option::Option::Some(v) = &self.name {
             e.field(b",\"name\":", b",\"name\":");
             e.string(v);
+        } else {
+            e.unset_field(b",\"name\":", b",\"name\":");
         }
         if let ::core::option::Option::Some(v) = &self.input_type {
             e.field(b",\"inputType\":", b",\"input_type\":");
             e.string(v);
+        } else {
+            e.unset_field(b",\"inputType\":", b",\"input_type\":");
         }
         if let ::core::option::Option::Some(v) = &self.output_type {
             e.field(b",\"outputType\":", b",\"output_type\":");
             e.string(v);
+        } else {
+            e.unset_field(b",\"outputType\":", b",\"output_type\":");
         }
         if let ::core::option::Option::Some(v) = &self.options {
             e.field(b",\"options\":", b",\"options\":");
             e.message(v);
+        } else {
+            e.unset_field(b",\"options\":", b",\"options\":");
         }
         if let ::core::option::Option::Some(v) = &self.client_streaming {
             e.field(b",\"clientStreaming\":", b",\"client_streaming\":");
             e.bool(*v);
+        } else {
+            e.unset_field(b",\"clientStreaming\":", b",\"client_streaming\":");
         }
         if let ::core::option::Option::Some(v) = &self.server_streaming {
             e.field(b",\"serverStreaming\":", b",\"server_streaming\":");
             e.bool(*v);
+        } else {
+            e.unset_field(b",\"serverStreaming\":", b",\"server_streaming\":");
         }
         e.end_object(object);
     }
@@ -1041,14 +1121,20 @@ impl ::protojsonx_runtime::ProtoJson for FileOptions {
         if let ::core::option::Option::Some(v) = &self.java_package {
             e.field(b",\"javaPackage\":", b",\"java_package\":");
             e.string(v);
+        } else {
+            e.unset_field(b",\"javaPackage\":", b",\"java_package\":");
         }
         if let ::core::option::Option::Some(v) = &self.java_outer_classname {
             e.field(b",\"javaOuterClassname\":", b",\"java_outer_classname\":");
             e.string(v);
+        } else {
+            e.unset_field(b",\"javaOuterClassname\":", b",\"java_outer_classname\":");
         }
         if let ::core::option::Option::Some(v) = &self.java_multiple_files {
             e.field(b",\"javaMultipleFiles\":", b",\"java_multiple_files\":");
             e.bool(*v);
+        } else {
+            e.unset_field(b",\"javaMultipleFiles\":", b",\"java_multiple_files\":");
         }
         if let ::core::option::Option::Some(v) = &self.java_generate_equals_and_hash {
             e.field(
@@ -1056,72 +1142,112 @@ impl ::protojsonx_runtime::ProtoJson for FileOptions {
                 b",\"java_generate_equals_and_hash\":",
             );
             e.bool(*v);
+        } else {
+            e.unset_field(
+                b",\"javaGenerateEqualsAndHash\":",
+                b",\"java_generate_equals_and_hash\":",
+            );
         }
         if let ::core::option::Option::Some(v) = &self.java_string_check_utf8 {
             e.field(b",\"javaStringCheckUtf8\":", b",\"java_string_check_utf8\":");
             e.bool(*v);
+        } else {
+            e.unset_field(b",\"javaStringCheckUtf8\":", b",\"java_string_check_utf8\":");
         }
         if let ::core::option::Option::Some(v) = &self.optimize_for {
             e.field(b",\"optimizeFor\":", b",\"optimize_for\":");
             e.enumeration::<file_options::OptimizeMode>(*v);
+        } else {
+            e.unset_field(b",\"optimizeFor\":", b",\"optimize_for\":");
         }
         if let ::core::option::Option::Some(v) = &self.go_package {
             e.field(b",\"goPackage\":", b",\"go_package\":");
             e.string(v);
+        } else {
+            e.unset_field(b",\"goPackage\":", b",\"go_package\":");
         }
         if let ::core::option::Option::Some(v) = &self.cc_generic_services {
             e.field(b",\"ccGenericServices\":", b",\"cc_generic_services\":");
             e.bool(*v);
+        } else {
+            e.unset_field(b",\"ccGenericServices\":", b",\"cc_generic_services\":");
         }
         if let ::core::option::Option::Some(v) = &self.java_generic_services {
             e.field(b",\"javaGenericServices\":", b",\"java_generic_services\":");
             e.bool(*v);
+        } else {
+            e.unset_field(b",\"javaGenericServices\":", b",\"java_generic_services\":");
         }
         if let ::core::option::Option::Some(v) = &self.py_generic_services {
             e.field(b",\"pyGenericServices\":", b",\"py_generic_services\":");
             e.bool(*v);
+        } else {
+            e.unset_field(b",\"pyGenericServices\":", b",\"py_generic_services\":");
         }
         if let ::core::option::Option::Some(v) = &self.php_generic_services {
             e.field(b",\"phpGenericServices\":", b",\"php_generic_services\":");
             e.bool(*v);
+        } else {
+            e.unset_field(b",\"phpGenericServices\":", b",\"php_generic_services\":");
         }
         if let ::core::option::Option::Some(v) = &self.deprecated {
             e.field(b",\"deprecated\":", b",\"deprecated\":");
             e.bool(*v);
+        } else {
+            e.unset_field(b",\"deprecated\":", b",\"deprecated\":");
         }
         if let ::core::option::Option::Some(v) = &self.cc_enable_arenas {
             e.field(b",\"ccEnableArenas\":", b",\"cc_enable_arenas\":");
             e.bool(*v);
+        } else {
+            e.unset_field(b",\"ccEnableArenas\":", b",\"cc_enable_arenas\":");
         }
         if let ::core::option::Option::Some(v) = &self.objc_class_prefix {
             e.field(b",\"objcClassPrefix\":", b",\"objc_class_prefix\":");
             e.string(v);
+        } else {
+            e.unset_field(b",\"objcClassPrefix\":", b",\"objc_class_prefix\":");
         }
         if let ::core::option::Option::Some(v) = &self.csharp_namespace {
             e.field(b",\"csharpNamespace\":", b",\"csharp_namespace\":");
             e.string(v);
+        } else {
+            e.unset_field(b",\"csharpNamespace\":", b",\"csharp_namespace\":");
         }
         if let ::core::option::Option::Some(v) = &self.swift_prefix {
             e.field(b",\"swiftPrefix\":", b",\"swift_prefix\":");
             e.string(v);
+        } else {
+            e.unset_field(b",\"swiftPrefix\":", b",\"swift_prefix\":");
         }
         if let ::core::option::Option::Some(v) = &self.php_class_prefix {
             e.field(b",\"phpClassPrefix\":", b",\"php_class_prefix\":");
             e.string(v);
+        } else {
+            e.unset_field(b",\"phpClassPrefix\":", b",\"php_class_prefix\":");
         }
         if let ::core::option::Option::Some(v) = &self.php_namespace {
             e.field(b",\"phpNamespace\":", b",\"php_namespace\":");
             e.string(v);
+        } else {
+            e.unset_field(b",\"phpNamespace\":", b",\"php_namespace\":");
         }
         if let ::core::option::Option::Some(v) = &self.php_metadata_namespace {
             e.field(b",\"phpMetadataNamespace\":", b",\"php_metadata_namespace\":");
             e.string(v);
+        } else {
+            e.unset_field(
+                b",\"phpMetadataNamespace\":",
+                b",\"php_metadata_namespace\":",
+            );
         }
         if let ::core::option::Option::Some(v) = &self.ruby_package {
             e.field(b",\"rubyPackage\":", b",\"ruby_package\":");
             e.string(v);
+        } else {
+            e.unset_field(b",\"rubyPackage\":", b",\"ruby_package\":");
         }
-        if e.emit_unpopulated() || !self.uninterpreted_option.is_empty() {
+        if e.emit_defaults() || !self.uninterpreted_option.is_empty() {
             e.field(b",\"uninterpretedOption\":", b",\"uninterpreted_option\":");
             e.list(&self.uninterpreted_option, |e, v| e.message(v));
         }
@@ -1338,6 +1464,11 @@ impl ::protojsonx_runtime::ProtoJson for MessageOptions {
         if let ::core::option::Option::Some(v) = &self.message_set_wire_format {
             e.field(b",\"messageSetWireFormat\":", b",\"message_set_wire_format\":");
             e.bool(*v);
+        } else {
+            e.unset_field(
+                b",\"messageSetWireFormat\":",
+                b",\"message_set_wire_format\":",
+            );
         }
         if let ::core::option::Option::Some(v) = &self.no_standard_descriptor_accessor {
             e.field(
@@ -1345,16 +1476,25 @@ impl ::protojsonx_runtime::ProtoJson for MessageOptions {
                 b",\"no_standard_descriptor_accessor\":",
             );
             e.bool(*v);
+        } else {
+            e.unset_field(
+                b",\"noStandardDescriptorAccessor\":",
+                b",\"no_standard_descriptor_accessor\":",
+            );
         }
         if let ::core::option::Option::Some(v) = &self.deprecated {
             e.field(b",\"deprecated\":", b",\"deprecated\":");
             e.bool(*v);
+        } else {
+            e.unset_field(b",\"deprecated\":", b",\"deprecated\":");
         }
         if let ::core::option::Option::Some(v) = &self.map_entry {
             e.field(b",\"mapEntry\":", b",\"map_entry\":");
             e.bool(*v);
+        } else {
+            e.unset_field(b",\"mapEntry\":", b",\"map_entry\":");
         }
-        if e.emit_unpopulated() || !self.uninterpreted_option.is_empty() {
+        if e.emit_defaults() || !self.uninterpreted_option.is_empty() {
             e.field(b",\"uninterpretedOption\":", b",\"uninterpreted_option\":");
             e.list(&self.uninterpreted_option, |e, v| e.message(v));
         }
@@ -1445,28 +1585,40 @@ impl ::protojsonx_runtime::ProtoJson for FieldOptions {
         if let ::core::option::Option::Some(v) = &self.ctype {
             e.field(b",\"ctype\":", b",\"ctype\":");
             e.enumeration::<field_options::CType>(*v);
+        } else {
+            e.unset_field(b",\"ctype\":", b",\"ctype\":");
         }
         if let ::core::option::Option::Some(v) = &self.packed {
             e.field(b",\"packed\":", b",\"packed\":");
             e.bool(*v);
+        } else {
+            e.unset_field(b",\"packed\":", b",\"packed\":");
         }
         if let ::core::option::Option::Some(v) = &self.jstype {
             e.field(b",\"jstype\":", b",\"jstype\":");
             e.enumeration::<field_options::JsType>(*v);
+        } else {
+            e.unset_field(b",\"jstype\":", b",\"jstype\":");
         }
         if let ::core::option::Option::Some(v) = &self.lazy {
             e.field(b",\"lazy\":", b",\"lazy\":");
             e.bool(*v);
+        } else {
+            e.unset_field(b",\"lazy\":", b",\"lazy\":");
         }
         if let ::core::option::Option::Some(v) = &self.deprecated {
             e.field(b",\"deprecated\":", b",\"deprecated\":");
             e.bool(*v);
+        } else {
+            e.unset_field(b",\"deprecated\":", b",\"deprecated\":");
         }
         if let ::core::option::Option::Some(v) = &self.weak {
             e.field(b",\"weak\":", b",\"weak\":");
             e.bool(*v);
+        } else {
+            e.unset_field(b",\"weak\":", b",\"weak\":");
         }
-        if e.emit_unpopulated() || !self.uninterpreted_option.is_empty() {
+        if e.emit_defaults() || !self.uninterpreted_option.is_empty() {
             e.field(b",\"uninterpretedOption\":", b",\"uninterpreted_option\":");
             e.list(&self.uninterpreted_option, |e, v| e.message(v));
         }
@@ -1577,7 +1729,7 @@ impl ::protojsonx_runtime::ProtoJson for OneofOptions {
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
-        if e.emit_unpopulated() || !self.uninterpreted_option.is_empty() {
+        if e.emit_defaults() || !self.uninterpreted_option.is_empty() {
             e.field(b",\"uninterpretedOption\":", b",\"uninterpreted_option\":");
             e.list(&self.uninterpreted_option, |e, v| e.message(v));
         }
@@ -1627,12 +1779,16 @@ impl ::protojsonx_runtime::ProtoJson for EnumOptions {
         if let ::core::option::Option::Some(v) = &self.allow_alias {
             e.field(b",\"allowAlias\":", b",\"allow_alias\":");
             e.bool(*v);
+        } else {
+            e.unset_field(b",\"allowAlias\":", b",\"allow_alias\":");
         }
         if let ::core::option::Option::Some(v) = &self.deprecated {
             e.field(b",\"deprecated\":", b",\"deprecated\":");
             e.bool(*v);
+        } else {
+            e.unset_field(b",\"deprecated\":", b",\"deprecated\":");
         }
-        if e.emit_unpopulated() || !self.uninterpreted_option.is_empty() {
+        if e.emit_defaults() || !self.uninterpreted_option.is_empty() {
             e.field(b",\"uninterpretedOption\":", b",\"uninterpreted_option\":");
             e.list(&self.uninterpreted_option, |e, v| e.message(v));
         }
@@ -1702,8 +1858,10 @@ impl ::protojsonx_runtime::ProtoJson for EnumValueOptions {
         if let ::core::option::Option::Some(v) = &self.deprecated {
             e.field(b",\"deprecated\":", b",\"deprecated\":");
             e.bool(*v);
+        } else {
+            e.unset_field(b",\"deprecated\":", b",\"deprecated\":");
         }
-        if e.emit_unpopulated() || !self.uninterpreted_option.is_empty() {
+        if e.emit_defaults() || !self.uninterpreted_option.is_empty() {
             e.field(b",\"uninterpretedOption\":", b",\"uninterpreted_option\":");
             e.list(&self.uninterpreted_option, |e, v| e.message(v));
         }
@@ -1762,8 +1920,10 @@ impl ::protojsonx_runtime::ProtoJson for ServiceOptions {
         if let ::core::option::Option::Some(v) = &self.deprecated {
             e.field(b",\"deprecated\":", b",\"deprecated\":");
             e.bool(*v);
+        } else {
+            e.unset_field(b",\"deprecated\":", b",\"deprecated\":");
         }
-        if e.emit_unpopulated() || !self.uninterpreted_option.is_empty() {
+        if e.emit_defaults() || !self.uninterpreted_option.is_empty() {
             e.field(b",\"uninterpretedOption\":", b",\"uninterpreted_option\":");
             e.list(&self.uninterpreted_option, |e, v| e.message(v));
         }
@@ -1817,12 +1977,16 @@ impl ::protojsonx_runtime::ProtoJson for MethodOptions {
         if let ::core::option::Option::Some(v) = &self.deprecated {
             e.field(b",\"deprecated\":", b",\"deprecated\":");
             e.bool(*v);
+        } else {
+            e.unset_field(b",\"deprecated\":", b",\"deprecated\":");
         }
         if let ::core::option::Option::Some(v) = &self.idempotency_level {
             e.field(b",\"idempotencyLevel\":", b",\"idempotency_level\":");
             e.enumeration::<method_options::IdempotencyLevel>(*v);
+        } else {
+            e.unset_field(b",\"idempotencyLevel\":", b",\"idempotency_level\":");
         }
-        if e.emit_unpopulated() || !self.uninterpreted_option.is_empty() {
+        if e.emit_defaults() || !self.uninterpreted_option.is_empty() {
             e.field(b",\"uninterpretedOption\":", b",\"uninterpreted_option\":");
             e.list(&self.uninterpreted_option, |e, v| e.message(v));
         }
@@ -1884,33 +2048,45 @@ impl ::protojsonx_runtime::ProtoJson for UninterpretedOption {
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
-        if e.emit_unpopulated() || !self.name.is_empty() {
+        if e.emit_defaults() || !self.name.is_empty() {
             e.field(b",\"name\":", b",\"name\":");
             e.list(&self.name, |e, v| e.message(v));
         }
         if let ::core::option::Option::Some(v) = &self.identifier_value {
             e.field(b",\"identifierValue\":", b",\"identifier_value\":");
             e.string(v);
+        } else {
+            e.unset_field(b",\"identifierValue\":", b",\"identifier_value\":");
         }
         if let ::core::option::Option::Some(v) = &self.positive_int_value {
             e.field(b",\"positiveIntValue\":", b",\"positive_int_value\":");
             e.u64(*v);
+        } else {
+            e.unset_field(b",\"positiveIntValue\":", b",\"positive_int_value\":");
         }
         if let ::core::option::Option::Some(v) = &self.negative_int_value {
             e.field(b",\"negativeIntValue\":", b",\"negative_int_value\":");
             e.i64(*v);
+        } else {
+            e.unset_field(b",\"negativeIntValue\":", b",\"negative_int_value\":");
         }
         if let ::core::option::Option::Some(v) = &self.double_value {
             e.field(b",\"doubleValue\":", b",\"double_value\":");
             e.f64(*v);
+        } else {
+            e.unset_field(b",\"doubleValue\":", b",\"double_value\":");
         }
         if let ::core::option::Option::Some(v) = &self.string_value {
             e.field(b",\"stringValue\":", b",\"string_value\":");
             e.bytes(v);
+        } else {
+            e.unset_field(b",\"stringValue\":", b",\"string_value\":");
         }
         if let ::core::option::Option::Some(v) = &self.aggregate_value {
             e.field(b",\"aggregateValue\":", b",\"aggregate_value\":");
             e.string(v);
+        } else {
+            e.unset_field(b",\"aggregateValue\":", b",\"aggregate_value\":");
         }
         e.end_object(object);
     }
@@ -2004,6 +2180,8 @@ impl ::protojsonx_runtime::ProtoJson for uninterpreted_option::NamePart {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+        let start = d.offset();
+        let mut required = [false; 2];
         d.read_fields(
             &[
                 (b"\"namePart\":", b"\"name_part\":"),
@@ -2017,16 +2195,19 @@ impl ::protojsonx_runtime::ProtoJson for uninterpreted_option::NamePart {
             |d, field| {
                 match field {
                     0 if !d.take_null() => {
+                        required[0] = true;
                         self.name_part = d.read_string()?;
                     }
                     1 if !d.take_null() => {
+                        required[1] = true;
                         self.is_extension = d.read_bool()?;
                     }
                     _ => {}
                 }
                 ::core::result::Result::Ok(())
             },
-        )
+        )?;
+        d.check_required(start, &required, &["namePart", "isExtension"])
     }
 }
 impl ::protojsonx_runtime::ProtoJson for SourceCodeInfo {
@@ -2037,7 +2218,7 @@ impl ::protojsonx_runtime::ProtoJson for SourceCodeInfo {
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
-        if e.emit_unpopulated() || !self.location.is_empty() {
+        if e.emit_defaults() || !self.location.is_empty() {
             e.field(b",\"location\":", b",\"location\":");
             e.list(&self.location, |e, v| e.message(v));
         }
@@ -2071,23 +2252,27 @@ impl ::protojsonx_runtime::ProtoJson for source_code_info::Location {
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
-        if e.emit_unpopulated() || !self.path.is_empty() {
+        if e.emit_defaults() || !self.path.is_empty() {
             e.field(b",\"path\":", b",\"path\":");
             e.list(&self.path, |e, v| e.i32(*v));
         }
-        if e.emit_unpopulated() || !self.span.is_empty() {
+        if e.emit_defaults() || !self.span.is_empty() {
             e.field(b",\"span\":", b",\"span\":");
             e.list(&self.span, |e, v| e.i32(*v));
         }
         if let ::core::option::Option::Some(v) = &self.leading_comments {
             e.field(b",\"leadingComments\":", b",\"leading_comments\":");
             e.string(v);
+        } else {
+            e.unset_field(b",\"leadingComments\":", b",\"leading_comments\":");
         }
         if let ::core::option::Option::Some(v) = &self.trailing_comments {
             e.field(b",\"trailingComments\":", b",\"trailing_comments\":");
             e.string(v);
+        } else {
+            e.unset_field(b",\"trailingComments\":", b",\"trailing_comments\":");
         }
-        if e.emit_unpopulated() || !self.leading_detached_comments.is_empty() {
+        if e.emit_defaults() || !self.leading_detached_comments.is_empty() {
             e.field(
                 b",\"leadingDetachedComments\":",
                 b",\"leading_detached_comments\":",
@@ -2168,7 +2353,7 @@ impl ::protojsonx_runtime::ProtoJson for GeneratedCodeInfo {
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
-        if e.emit_unpopulated() || !self.annotation.is_empty() {
+        if e.emit_defaults() || !self.annotation.is_empty() {
             e.field(b",\"annotation\":", b",\"annotation\":");
             e.list(&self.annotation, |e, v| e.message(v));
         }
@@ -2202,21 +2387,27 @@ impl ::protojsonx_runtime::ProtoJson for generated_code_info::Annotation {
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
-        if e.emit_unpopulated() || !self.path.is_empty() {
+        if e.emit_defaults() || !self.path.is_empty() {
             e.field(b",\"path\":", b",\"path\":");
             e.list(&self.path, |e, v| e.i32(*v));
         }
         if let ::core::option::Option::Some(v) = &self.source_file {
             e.field(b",\"sourceFile\":", b",\"source_file\":");
             e.string(v);
+        } else {
+            e.unset_field(b",\"sourceFile\":", b",\"source_file\":");
         }
         if let ::core::option::Option::Some(v) = &self.begin {
             e.field(b",\"begin\":", b",\"begin\":");
             e.i32(*v);
+        } else {
+            e.unset_field(b",\"begin\":", b",\"begin\":");
         }
         if let ::core::option::Option::Some(v) = &self.end {
             e.field(b",\"end\":", b",\"end\":");
             e.i32(*v);
+        } else {
+            e.unset_field(b",\"end\":", b",\"end\":");
         }
         e.end_object(object);
     }
@@ -2278,7 +2469,7 @@ impl ::protojsonx_runtime::ProtoJson for SourceContext {
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
-        if e.emit_unpopulated() || !self.file_name.is_empty() {
+        if e.emit_defaults() || !self.file_name.is_empty() {
             e.field(b",\"fileName\":", b",\"file_name\":");
             e.string(&self.file_name);
         }
@@ -2312,27 +2503,29 @@ impl ::protojsonx_runtime::ProtoJson for Type {
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
-        if e.emit_unpopulated() || !self.name.is_empty() {
+        if e.emit_defaults() || !self.name.is_empty() {
             e.field(b",\"name\":", b",\"name\":");
             e.string(&self.name);
         }
-        if e.emit_unpopulated() || !self.fields.is_empty() {
+        if e.emit_defaults() || !self.fields.is_empty() {
             e.field(b",\"fields\":", b",\"fields\":");
             e.list(&self.fields, |e, v| e.message(v));
         }
-        if e.emit_unpopulated() || !self.oneofs.is_empty() {
+        if e.emit_defaults() || !self.oneofs.is_empty() {
             e.field(b",\"oneofs\":", b",\"oneofs\":");
             e.list(&self.oneofs, |e, v| e.string(v));
         }
-        if e.emit_unpopulated() || !self.options.is_empty() {
+        if e.emit_defaults() || !self.options.is_empty() {
             e.field(b",\"options\":", b",\"options\":");
             e.list(&self.options, |e, v| e.message(v));
         }
         if let ::core::option::Option::Some(v) = &self.source_context {
             e.field(b",\"sourceContext\":", b",\"source_context\":");
             e.message(v);
+        } else {
+            e.unset_field(b",\"sourceContext\":", b",\"source_context\":");
         }
-        if e.emit_unpopulated() || self.syntax != 0 {
+        if e.emit_defaults() || self.syntax != 0 {
             e.field(b",\"syntax\":", b",\"syntax\":");
             e.enumeration::<Syntax>(self.syntax);
         }
@@ -2411,43 +2604,43 @@ impl ::protojsonx_runtime::ProtoJson for Field {
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
-        if e.emit_unpopulated() || self.kind != 0 {
+        if e.emit_defaults() || self.kind != 0 {
             e.field(b",\"kind\":", b",\"kind\":");
             e.enumeration::<field::Kind>(self.kind);
         }
-        if e.emit_unpopulated() || self.cardinality != 0 {
+        if e.emit_defaults() || self.cardinality != 0 {
             e.field(b",\"cardinality\":", b",\"cardinality\":");
             e.enumeration::<field::Cardinality>(self.cardinality);
         }
-        if e.emit_unpopulated() || self.number != 0 {
+        if e.emit_defaults() || self.number != 0 {
             e.field(b",\"number\":", b",\"number\":");
             e.i32(self.number);
         }
-        if e.emit_unpopulated() || !self.name.is_empty() {
+        if e.emit_defaults() || !self.name.is_empty() {
             e.field(b",\"name\":", b",\"name\":");
             e.string(&self.name);
         }
-        if e.emit_unpopulated() || !self.type_url.is_empty() {
+        if e.emit_defaults() || !self.type_url.is_empty() {
             e.field(b",\"typeUrl\":", b",\"type_url\":");
             e.string(&self.type_url);
         }
-        if e.emit_unpopulated() || self.oneof_index != 0 {
+        if e.emit_defaults() || self.oneof_index != 0 {
             e.field(b",\"oneofIndex\":", b",\"oneof_index\":");
             e.i32(self.oneof_index);
         }
-        if e.emit_unpopulated() || self.packed {
+        if e.emit_defaults() || self.packed {
             e.field(b",\"packed\":", b",\"packed\":");
             e.bool(self.packed);
         }
-        if e.emit_unpopulated() || !self.options.is_empty() {
+        if e.emit_defaults() || !self.options.is_empty() {
             e.field(b",\"options\":", b",\"options\":");
             e.list(&self.options, |e, v| e.message(v));
         }
-        if e.emit_unpopulated() || !self.json_name.is_empty() {
+        if e.emit_defaults() || !self.json_name.is_empty() {
             e.field(b",\"jsonName\":", b",\"json_name\":");
             e.string(&self.json_name);
         }
-        if e.emit_unpopulated() || !self.default_value.is_empty() {
+        if e.emit_defaults() || !self.default_value.is_empty() {
             e.field(b",\"defaultValue\":", b",\"default_value\":");
             e.string(&self.default_value);
         }
@@ -2539,23 +2732,25 @@ impl ::protojsonx_runtime::ProtoJson for Enum {
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
-        if e.emit_unpopulated() || !self.name.is_empty() {
+        if e.emit_defaults() || !self.name.is_empty() {
             e.field(b",\"name\":", b",\"name\":");
             e.string(&self.name);
         }
-        if e.emit_unpopulated() || !self.enumvalue.is_empty() {
+        if e.emit_defaults() || !self.enumvalue.is_empty() {
             e.field(b",\"enumvalue\":", b",\"enumvalue\":");
             e.list(&self.enumvalue, |e, v| e.message(v));
         }
-        if e.emit_unpopulated() || !self.options.is_empty() {
+        if e.emit_defaults() || !self.options.is_empty() {
             e.field(b",\"options\":", b",\"options\":");
             e.list(&self.options, |e, v| e.message(v));
         }
         if let ::core::option::Option::Some(v) = &self.source_context {
             e.field(b",\"sourceContext\":", b",\"source_context\":");
             e.message(v);
+        } else {
+            e.unset_field(b",\"sourceContext\":", b",\"source_context\":");
         }
-        if e.emit_unpopulated() || self.syntax != 0 {
+        if e.emit_defaults() || self.syntax != 0 {
             e.field(b",\"syntax\":", b",\"syntax\":");
             e.enumeration::<Syntax>(self.syntax);
         }
@@ -2626,15 +2821,15 @@ impl ::protojsonx_runtime::ProtoJson for EnumValue {
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
-        if e.emit_unpopulated() || !self.name.is_empty() {
+        if e.emit_defaults() || !self.name.is_empty() {
             e.field(b",\"name\":", b",\"name\":");
             e.string(&self.name);
         }
-        if e.emit_unpopulated() || self.number != 0 {
+        if e.emit_defaults() || self.number != 0 {
             e.field(b",\"number\":", b",\"number\":");
             e.i32(self.number);
         }
-        if e.emit_unpopulated() || !self.options.is_empty() {
+        if e.emit_defaults() || !self.options.is_empty() {
             e.field(b",\"options\":", b",\"options\":");
             e.list(&self.options, |e, v| e.message(v));
         }
@@ -2683,13 +2878,15 @@ impl ::protojsonx_runtime::ProtoJson for Option {
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
-        if e.emit_unpopulated() || !self.name.is_empty() {
+        if e.emit_defaults() || !self.name.is_empty() {
             e.field(b",\"name\":", b",\"name\":");
             e.string(&self.name);
         }
         if let ::core::option::Option::Some(v) = &self.value {
             e.field(b",\"value\":", b",\"value\":");
             e.message(v);
+        } else {
+            e.unset_field(b",\"value\":", b",\"value\":");
         }
         e.end_object(object);
     }
@@ -2732,31 +2929,33 @@ impl ::protojsonx_runtime::ProtoJson for Api {
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
-        if e.emit_unpopulated() || !self.name.is_empty() {
+        if e.emit_defaults() || !self.name.is_empty() {
             e.field(b",\"name\":", b",\"name\":");
             e.string(&self.name);
         }
-        if e.emit_unpopulated() || !self.methods.is_empty() {
+        if e.emit_defaults() || !self.methods.is_empty() {
             e.field(b",\"methods\":", b",\"methods\":");
             e.list(&self.methods, |e, v| e.message(v));
         }
-        if e.emit_unpopulated() || !self.options.is_empty() {
+        if e.emit_defaults() || !self.options.is_empty() {
             e.field(b",\"options\":", b",\"options\":");
             e.list(&self.options, |e, v| e.message(v));
         }
-        if e.emit_unpopulated() || !self.version.is_empty() {
+        if e.emit_defaults() || !self.version.is_empty() {
             e.field(b",\"version\":", b",\"version\":");
             e.string(&self.version);
         }
         if let ::core::option::Option::Some(v) = &self.source_context {
             e.field(b",\"sourceContext\":", b",\"source_context\":");
             e.message(v);
+        } else {
+            e.unset_field(b",\"sourceContext\":", b",\"source_context\":");
         }
-        if e.emit_unpopulated() || !self.mixins.is_empty() {
+        if e.emit_defaults() || !self.mixins.is_empty() {
             e.field(b",\"mixins\":", b",\"mixins\":");
             e.list(&self.mixins, |e, v| e.message(v));
         }
-        if e.emit_unpopulated() || self.syntax != 0 {
+        if e.emit_defaults() || self.syntax != 0 {
             e.field(b",\"syntax\":", b",\"syntax\":");
             e.enumeration::<Syntax>(self.syntax);
         }
@@ -2832,31 +3031,31 @@ impl ::protojsonx_runtime::ProtoJson for Method {
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
-        if e.emit_unpopulated() || !self.name.is_empty() {
+        if e.emit_defaults() || !self.name.is_empty() {
             e.field(b",\"name\":", b",\"name\":");
             e.string(&self.name);
         }
-        if e.emit_unpopulated() || !self.request_type_url.is_empty() {
+        if e.emit_defaults() || !self.request_type_url.is_empty() {
             e.field(b",\"requestTypeUrl\":", b",\"request_type_url\":");
             e.string(&self.request_type_url);
         }
-        if e.emit_unpopulated() || self.request_streaming {
+        if e.emit_defaults() || self.request_streaming {
             e.field(b",\"requestStreaming\":", b",\"request_streaming\":");
             e.bool(self.request_streaming);
         }
-        if e.emit_unpopulated() || !self.response_type_url.is_empty() {
+        if e.emit_defaults() || !self.response_type_url.is_empty() {
             e.field(b",\"responseTypeUrl\":", b",\"response_type_url\":");
             e.string(&self.response_type_url);
         }
-        if e.emit_unpopulated() || self.response_streaming {
+        if e.emit_defaults() || self.response_streaming {
             e.field(b",\"responseStreaming\":", b",\"response_streaming\":");
             e.bool(self.response_streaming);
         }
-        if e.emit_unpopulated() || !self.options.is_empty() {
+        if e.emit_defaults() || !self.options.is_empty() {
             e.field(b",\"options\":", b",\"options\":");
             e.list(&self.options, |e, v| e.message(v));
         }
-        if e.emit_unpopulated() || self.syntax != 0 {
+        if e.emit_defaults() || self.syntax != 0 {
             e.field(b",\"syntax\":", b",\"syntax\":");
             e.enumeration::<Syntax>(self.syntax);
         }
@@ -2936,11 +3135,11 @@ impl ::protojsonx_runtime::ProtoJson for Mixin {
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
-        if e.emit_unpopulated() || !self.name.is_empty() {
+        if e.emit_defaults() || !self.name.is_empty() {
             e.field(b",\"name\":", b",\"name\":");
             e.string(&self.name);
         }
-        if e.emit_unpopulated() || !self.root.is_empty() {
+        if e.emit_defaults() || !self.root.is_empty() {
             e.field(b",\"root\":", b",\"root\":");
             e.string(&self.root);
         }
@@ -3208,82 +3407,75 @@ impl ::protojsonx_runtime::__private::JsonEnum for Syntax {
         }
     }
 }
-/// Registers the messages of this package with protojsonx's type
-/// registry, so that `google.protobuf.Any` values holding them can be
-/// written and read as ProtoJSON. Call it once at startup; calling it
-/// again is harmless.
+/// Adds the messages of this package to `registry`, so that
+/// `google.protobuf.Any` values holding them can be written and read
+/// as ProtoJSON with the options that name it.
+#[inline]
+pub fn register_protojsonx_types_in(registry: &mut ::protojsonx_runtime::TypeRegistry) {
+    registry.register::<FileDescriptorSet>("google.protobuf.FileDescriptorSet");
+    registry.register::<FileDescriptorProto>("google.protobuf.FileDescriptorProto");
+    registry.register::<DescriptorProto>("google.protobuf.DescriptorProto");
+    registry
+        .register::<
+            descriptor_proto::ExtensionRange,
+        >("google.protobuf.DescriptorProto.ExtensionRange");
+    registry
+        .register::<
+            descriptor_proto::ReservedRange,
+        >("google.protobuf.DescriptorProto.ReservedRange");
+    registry.register::<ExtensionRangeOptions>("google.protobuf.ExtensionRangeOptions");
+    registry.register::<FieldDescriptorProto>("google.protobuf.FieldDescriptorProto");
+    registry.register::<OneofDescriptorProto>("google.protobuf.OneofDescriptorProto");
+    registry.register::<EnumDescriptorProto>("google.protobuf.EnumDescriptorProto");
+    registry
+        .register::<
+            enum_descriptor_proto::EnumReservedRange,
+        >("google.protobuf.EnumDescriptorProto.EnumReservedRange");
+    registry
+        .register::<
+            EnumValueDescriptorProto,
+        >("google.protobuf.EnumValueDescriptorProto");
+    registry
+        .register::<ServiceDescriptorProto>("google.protobuf.ServiceDescriptorProto");
+    registry.register::<MethodDescriptorProto>("google.protobuf.MethodDescriptorProto");
+    registry.register::<FileOptions>("google.protobuf.FileOptions");
+    registry.register::<MessageOptions>("google.protobuf.MessageOptions");
+    registry.register::<FieldOptions>("google.protobuf.FieldOptions");
+    registry.register::<OneofOptions>("google.protobuf.OneofOptions");
+    registry.register::<EnumOptions>("google.protobuf.EnumOptions");
+    registry.register::<EnumValueOptions>("google.protobuf.EnumValueOptions");
+    registry.register::<ServiceOptions>("google.protobuf.ServiceOptions");
+    registry.register::<MethodOptions>("google.protobuf.MethodOptions");
+    registry.register::<UninterpretedOption>("google.protobuf.UninterpretedOption");
+    registry
+        .register::<
+            uninterpreted_option::NamePart,
+        >("google.protobuf.UninterpretedOption.NamePart");
+    registry.register::<SourceCodeInfo>("google.protobuf.SourceCodeInfo");
+    registry
+        .register::<
+            source_code_info::Location,
+        >("google.protobuf.SourceCodeInfo.Location");
+    registry.register::<GeneratedCodeInfo>("google.protobuf.GeneratedCodeInfo");
+    registry
+        .register::<
+            generated_code_info::Annotation,
+        >("google.protobuf.GeneratedCodeInfo.Annotation");
+    registry.register::<SourceContext>("google.protobuf.SourceContext");
+    registry.register::<Type>("google.protobuf.Type");
+    registry.register::<Field>("google.protobuf.Field");
+    registry.register::<Enum>("google.protobuf.Enum");
+    registry.register::<EnumValue>("google.protobuf.EnumValue");
+    registry.register::<Option>("google.protobuf.Option");
+    registry.register::<Api>("google.protobuf.Api");
+    registry.register::<Method>("google.protobuf.Method");
+    registry.register::<Mixin>("google.protobuf.Mixin");
+}
+/// Registers the messages of this package with protojsonx's global
+/// type registry, so that `google.protobuf.Any` values holding them
+/// can be written and read as ProtoJSON. Call it once at startup;
+/// calling it again is harmless.
 #[inline]
 pub fn register_protojsonx_types() {
-    ::protojsonx_runtime::register::<
-        FileDescriptorSet,
-    >("google.protobuf.FileDescriptorSet");
-    ::protojsonx_runtime::register::<
-        FileDescriptorProto,
-    >("google.protobuf.FileDescriptorProto");
-    ::protojsonx_runtime::register::<DescriptorProto>("google.protobuf.DescriptorProto");
-    ::protojsonx_runtime::register::<
-        descriptor_proto::ExtensionRange,
-    >("google.protobuf.DescriptorProto.ExtensionRange");
-    ::protojsonx_runtime::register::<
-        descriptor_proto::ReservedRange,
-    >("google.protobuf.DescriptorProto.ReservedRange");
-    ::protojsonx_runtime::register::<
-        ExtensionRangeOptions,
-    >("google.protobuf.ExtensionRangeOptions");
-    ::protojsonx_runtime::register::<
-        FieldDescriptorProto,
-    >("google.protobuf.FieldDescriptorProto");
-    ::protojsonx_runtime::register::<
-        OneofDescriptorProto,
-    >("google.protobuf.OneofDescriptorProto");
-    ::protojsonx_runtime::register::<
-        EnumDescriptorProto,
-    >("google.protobuf.EnumDescriptorProto");
-    ::protojsonx_runtime::register::<
-        enum_descriptor_proto::EnumReservedRange,
-    >("google.protobuf.EnumDescriptorProto.EnumReservedRange");
-    ::protojsonx_runtime::register::<
-        EnumValueDescriptorProto,
-    >("google.protobuf.EnumValueDescriptorProto");
-    ::protojsonx_runtime::register::<
-        ServiceDescriptorProto,
-    >("google.protobuf.ServiceDescriptorProto");
-    ::protojsonx_runtime::register::<
-        MethodDescriptorProto,
-    >("google.protobuf.MethodDescriptorProto");
-    ::protojsonx_runtime::register::<FileOptions>("google.protobuf.FileOptions");
-    ::protojsonx_runtime::register::<MessageOptions>("google.protobuf.MessageOptions");
-    ::protojsonx_runtime::register::<FieldOptions>("google.protobuf.FieldOptions");
-    ::protojsonx_runtime::register::<OneofOptions>("google.protobuf.OneofOptions");
-    ::protojsonx_runtime::register::<EnumOptions>("google.protobuf.EnumOptions");
-    ::protojsonx_runtime::register::<
-        EnumValueOptions,
-    >("google.protobuf.EnumValueOptions");
-    ::protojsonx_runtime::register::<ServiceOptions>("google.protobuf.ServiceOptions");
-    ::protojsonx_runtime::register::<MethodOptions>("google.protobuf.MethodOptions");
-    ::protojsonx_runtime::register::<
-        UninterpretedOption,
-    >("google.protobuf.UninterpretedOption");
-    ::protojsonx_runtime::register::<
-        uninterpreted_option::NamePart,
-    >("google.protobuf.UninterpretedOption.NamePart");
-    ::protojsonx_runtime::register::<SourceCodeInfo>("google.protobuf.SourceCodeInfo");
-    ::protojsonx_runtime::register::<
-        source_code_info::Location,
-    >("google.protobuf.SourceCodeInfo.Location");
-    ::protojsonx_runtime::register::<
-        GeneratedCodeInfo,
-    >("google.protobuf.GeneratedCodeInfo");
-    ::protojsonx_runtime::register::<
-        generated_code_info::Annotation,
-    >("google.protobuf.GeneratedCodeInfo.Annotation");
-    ::protojsonx_runtime::register::<SourceContext>("google.protobuf.SourceContext");
-    ::protojsonx_runtime::register::<Type>("google.protobuf.Type");
-    ::protojsonx_runtime::register::<Field>("google.protobuf.Field");
-    ::protojsonx_runtime::register::<Enum>("google.protobuf.Enum");
-    ::protojsonx_runtime::register::<EnumValue>("google.protobuf.EnumValue");
-    ::protojsonx_runtime::register::<Option>("google.protobuf.Option");
-    ::protojsonx_runtime::register::<Api>("google.protobuf.Api");
-    ::protojsonx_runtime::register::<Method>("google.protobuf.Method");
-    ::protojsonx_runtime::register::<Mixin>("google.protobuf.Mixin");
+    ::protojsonx_runtime::register_with(register_protojsonx_types_in);
 }
