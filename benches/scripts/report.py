@@ -427,7 +427,7 @@ def main():
           "read or write `google.protobuf.Any` as ProtoJSON.", "",
           "Speedup vs pbjson = pbjson time / this time, in the same variant; × prost time = this time / prost "
           "binary time (default variant). Variants: `shuffled` = same JSON with every object's keys reordered; "
-          "`proto-names`, `enums-as-ints` = decoding/encoding that spelling; `emit-unpopulated`, "
+          "`proto-names`, `enums-as-ints`, `indent-2` = decoding/encoding that spelling; `emit-default-values`, `emit-unpopulated`, `ensure-ascii`, "
           "`ignore-unknown` = that option. In each variant group protojsonx is timed in turns with protojsonx "
           "on the default options and input: alternating turns of about 50 µs, both sides timed (the "
           "`protojsonx-default-paired` row is the default's mean over its turns), so both saw the same "

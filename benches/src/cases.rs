@@ -240,9 +240,15 @@ where
         let mut encode = vec![
             ("proto-names", EncodeOptions::new().use_proto_names(true)),
             (
-                "emit-unpopulated",
+                "emit-default-values",
                 EncodeOptions::new().emit_default_values(true),
             ),
+            (
+                "emit-unpopulated",
+                EncodeOptions::new().emit_unpopulated(true),
+            ),
+            ("ensure-ascii", EncodeOptions::new().ensure_ascii(true)),
+            ("indent-2", EncodeOptions::new().indent(2)),
         ];
         if enums {
             encode.push(("enums-as-ints", EncodeOptions::new().enums_as_ints(true)));
@@ -256,7 +262,7 @@ where
                 }),
             );
             // Decoding that output: the other spellings the decoder accepts.
-            if variant != "emit-unpopulated" {
+            if !variant.starts_with("emit-") && variant != "ensure-ascii" {
                 let input = opts.to_vec(&self.msg).unwrap();
                 cases.push(
                     self.case(Direction::Unmarshal, variant, "protojsonx", move || {

@@ -98,18 +98,35 @@ fn write_unquoted(out: &mut Vec<u8>, bytes: &[u8]) {
 /// [`write_str`], and every non-ASCII character written as `\uXXXX`
 /// (lowercase hex, two escapes forming a surrogate pair above U+FFFF), as
 /// Python's `ensure_ascii` writes it.
-#[inline(never)]
+#[inline]
 pub(crate) fn write_str_ascii(out: &mut Vec<u8>, s: &str) {
-    out.reserve(s.len() + 2);
+    if s.is_ascii() {
+        // The usual text is ASCII already.
+        write_str(out, s);
+    } else {
+        write_non_ascii(out, s);
+    }
+}
+
+/// [`write_str_ascii`] for a string with non-ASCII characters: runs of
+/// plain ASCII copied, the rest escaped one character at a time.
+#[cold]
+fn write_non_ascii(out: &mut Vec<u8>, s: &str) {
+    out.reserve(s.len() + 8);
     out.push(b'"');
-    let mut rest = s;
-    loop {
-        let ascii = rest.bytes().position(|b| !b.is_ascii());
-        let (run, tail) = rest.split_at(ascii.unwrap_or(rest.len()));
-        write_unquoted(out, run.as_bytes());
-        let Some(c) = tail.chars().next() else { break };
-        write_unicode_escape(out, c);
-        rest = &tail[c.len_utf8()..];
+    let run = scan::plain_ascii_prefix(s.as_bytes());
+    out.extend_from_slice(run.as_bytes());
+    let mut rest = &s[run.len()..];
+    while let Some(c) = rest.chars().next() {
+        if c.is_ascii() {
+            write_escape(out, c as u8);
+        } else {
+            write_unicode_escape(out, c);
+        }
+        rest = &rest[c.len_utf8()..];
+        let run = scan::plain_ascii_prefix(rest.as_bytes());
+        out.extend_from_slice(run.as_bytes());
+        rest = &rest[run.len()..];
     }
     out.push(b'"');
 }

@@ -9,6 +9,7 @@
 use crate::error::Error;
 use crate::map::MapKey;
 use crate::options::EncodeOptions;
+use crate::short::{self, ShortText};
 use crate::wkt::TypeRegistry;
 use crate::{JsonEnum, ProtoJson, base64, digits, escape, num};
 
@@ -22,8 +23,8 @@ enum Keys {
     Json,
     /// The proto name, as given.
     Proto,
-    /// Pretty-printed or ASCII-only: see [`Encoder::styled_field`].
-    Styled,
+    /// Pretty-printed: see [`Encoder::styled_field`].
+    Pretty,
 }
 
 /// Where an object began in the output: returned by
@@ -50,20 +51,10 @@ pub struct Encoder<'a> {
 impl<'a> Encoder<'a> {
     /// An encoder that appends to `out`.
     pub(crate) fn new(out: &'a mut Vec<u8>, opts: EncodeOptions) -> Self {
-        let keys = match opts {
-            EncodeOptions {
-                indent: None,
-                ensure_ascii: false,
-                use_proto_names,
-                ..
-            } => {
-                if use_proto_names {
-                    Keys::Proto
-                } else {
-                    Keys::Json
-                }
-            }
-            _ => Keys::Styled,
+        let keys = match (opts.indent, opts.use_proto_names) {
+            (Some(_), _) => Keys::Pretty,
+            (None, true) => Keys::Proto,
+            (None, false) => Keys::Json,
         };
         Encoder {
             out,
@@ -99,7 +90,7 @@ impl<'a> Encoder<'a> {
     #[inline]
     pub fn unset_field(&mut self, json_key: &'static [u8], proto_key: &'static [u8]) {
         if self.opts.emit_unpopulated {
-            self.field(json_key, proto_key);
+            self.field_non_ascii(json_key, proto_key);
             self.null();
         }
     }
@@ -168,11 +159,17 @@ impl<'a> Encoder<'a> {
     }
 
     /// A line break and the indentation of the current depth.
-    #[inline(never)]
+    #[inline]
     fn new_line(&mut self, spaces: u8) {
-        self.out.push(b'\n');
         let width = self.depth * usize::from(spaces);
-        self.out.resize(self.out.len() + width, b' ');
+        if width <= ShortText::MAX_SPACES {
+            short::append(self.out, |text| {
+                text.byte(b'\n').spaces(width);
+            });
+        } else {
+            self.out.push(b'\n');
+            self.out.resize(self.out.len() + width, b' ');
+        }
     }
 
     /// Starts a field: writes its key, which brings its own separating
@@ -184,7 +181,18 @@ impl<'a> Encoder<'a> {
         match self.keys {
             Keys::Json => self.out.extend_from_slice(json_key),
             Keys::Proto => self.out.extend_from_slice(proto_key),
-            Keys::Styled => self.styled_field(json_key, proto_key),
+            Keys::Pretty => self.styled_field(json_key, proto_key),
+        }
+    }
+
+    /// [`field`](Self::field) for keys whose JSON name is not ASCII (set by
+    /// a `json_name` option): escaped when the options ask for ASCII only.
+    #[inline(never)]
+    pub fn field_non_ascii(&mut self, json_key: &'static [u8], proto_key: &'static [u8]) {
+        if self.opts.ensure_ascii {
+            self.styled_field(json_key, proto_key);
+        } else {
+            self.field(json_key, proto_key);
         }
     }
 
@@ -200,12 +208,18 @@ impl<'a> Encoder<'a> {
         };
         self.separator();
         let quoted = &key[1..key.len() - 1];
-        if self.opts.ensure_ascii {
+        if self.opts.ensure_ascii && !quoted.is_ascii() {
             escape::write_escaped_ascii(self.out, quoted);
+            self.colon();
+        } else if quoted.len() <= ShortText::MAX_STR {
+            let pretty = self.opts.indent.is_some();
+            short::append(self.out, |text| {
+                text.bytes(quoted).byte(b':').byte_if(b' ', pretty);
+            });
         } else {
             self.out.extend_from_slice(quoted);
+            self.colon();
         }
-        self.colon();
     }
 
     /// The `:` after a key, followed by a space when pretty-printing.

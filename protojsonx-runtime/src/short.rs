@@ -34,8 +34,9 @@ pub(crate) fn append(out: &mut Vec<u8>, build: impl FnOnce(&mut ShortText<'_>)) 
     // SAFETY: `written <= CAPACITY` fits the reserved spare capacity, and
     // its first `written` bytes are initialized: every `ShortText` method
     // writes bytes from `len` on before it moves `len`, never past what it
-    // wrote (`word` writes 8 and keeps at most 8; `bytes` covers all `n`
-    // with its two overlapping words or halves, or byte by byte).
+    // wrote (`word` writes 8 and keeps at most 8; `spaces` writes 24 and
+    // keeps at most 24; `bytes` covers all `n` with its two overlapping
+    // words or halves, or byte by byte).
     unsafe { out.set_len(out.len() + written) };
 }
 
@@ -72,6 +73,22 @@ impl ShortText<'_> {
     pub(crate) fn word(&mut self, w: u64, kept: usize) -> &mut Self {
         self.put(self.len, w.to_le_bytes());
         self.len += kept.min(8);
+        self
+    }
+
+    /// The most spaces [`Self::spaces`] appends.
+    pub(crate) const MAX_SPACES: usize = 24;
+
+    /// Appends `n` spaces, at most [`Self::MAX_SPACES`]: three words of
+    /// spaces are stored, whatever `n`, and `n` of them kept.
+    #[inline(always)]
+    pub(crate) fn spaces(&mut self, n: usize) -> &mut Self {
+        debug_assert!(n <= Self::MAX_SPACES);
+        let at = self.len;
+        for word in 0..Self::MAX_SPACES / 8 {
+            self.put(at + 8 * word, [b' '; 8]);
+        }
+        self.len = at + n.min(Self::MAX_SPACES);
         self
     }
 
@@ -135,5 +152,19 @@ mod tests {
                 .word(u64::from_le_bytes(*b".250abcd"), 3);
         });
         assert_eq!(got, b"<1-.25");
+    }
+
+    #[test]
+    fn spaces_of_every_count() {
+        for n in 0..=ShortText::MAX_SPACES {
+            let got = appended(|text| {
+                text.byte(b'\n').spaces(n).byte(b'x');
+            });
+            assert_eq!(
+                got,
+                [b"<\n", &vec![b' '; n][..], b"x"].concat(),
+                "{n} spaces"
+            );
+        }
     }
 }
