@@ -50,8 +50,11 @@ pub enum ErrorKind {
     /// Encoding failed: a message holds a value ProtoJSON cannot express (a
     /// timestamp out of range, an `Any` of an unregistered type, ...).
     Encode,
-    /// Writing the encoded JSON to an `io::Write` failed.
+    /// Reading the JSON from an `io::Read` or writing it to an `io::Write` failed.
     Io,
+    /// The input is larger than its limit: the `max_size` of
+    /// `DecodeOptions::from_reader_limited`, or a stream's maximum item size.
+    SizeLimit,
 }
 
 /// One step of the path from the top-level message to the value in error.

@@ -34,6 +34,10 @@
 //! # }
 //! ```
 //!
+//! [`from_reader`] and [`to_writer`] read and write one message through
+//! `std::io`; the [`stream`] module reads and writes streams of messages
+//! (newline-delimited JSON and JSON arrays) one message at a time.
+//!
 //! With the `serde` cargo feature, the `protojsonx_runtime::serde` module gives
 //! ProtoJSON-following `Serialize`/`Deserialize` impls to serde users.
 //!
@@ -59,6 +63,7 @@ mod ser;
 pub mod serde;
 mod short;
 mod size_hint;
+pub mod stream;
 #[cfg(test)]
 mod test_rng;
 mod wkt;
@@ -67,6 +72,7 @@ use std::io;
 
 pub use error::{Error, ErrorKind, PathSegment};
 pub use options::{DecodeOptions, EncodeOptions};
+pub use stream::single::from_reader;
 pub use wkt::{TypeRegistry, register, register_with};
 
 /// The contract between generated code and this crate. Not a public API:
@@ -196,7 +202,8 @@ pub fn to_string<M: ProtoJson>(msg: &M) -> Result<String, Error> {
     EncodeOptions::new().to_string(msg)
 }
 
-/// Encodes `msg` and writes it to `writer`, with the default options.
+/// Encodes `msg` and writes it to `writer`, with the default options, through
+/// a reused per-thread buffer (see [`EncodeOptions::to_writer`]).
 pub fn to_writer<W: io::Write, M: ProtoJson>(writer: W, msg: &M) -> Result<(), Error> {
     EncodeOptions::new().to_writer(writer, msg)
 }

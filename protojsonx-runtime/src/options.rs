@@ -4,7 +4,7 @@ use std::io;
 
 use crate::ProtoJson;
 use crate::de::Decoder;
-use crate::error::{Error, ErrorKind};
+use crate::error::Error;
 use crate::ser::Encoder;
 use crate::size_hint::SizeHint;
 use crate::wkt::TypeRegistry;
@@ -209,16 +209,15 @@ impl EncodeOptions {
         Ok(String::from_utf8(bytes).expect("the encoder writes only UTF-8"))
     }
 
-    /// Encodes `msg` and writes it to `writer` in one call.
-    pub fn to_writer<W: io::Write, M: ProtoJson>(
-        &self,
-        mut writer: W,
-        msg: &M,
-    ) -> Result<(), Error> {
-        let bytes = self.to_vec(msg)?;
-        writer
-            .write_all(&bytes)
-            .map_err(|e| Error::encode(ErrorKind::Io, format!("cannot write the JSON: {e}")))
+    /// Encodes `msg` and writes it to `writer` with one `write_all`.
+    ///
+    /// The JSON is built in a per-thread buffer that is reused from call to
+    /// call (one over 1 MiB is freed after use), so steady use allocates
+    /// nothing; nothing is written if encoding fails. For many messages to
+    /// one writer, see [`NdjsonWriter`](crate::stream::NdjsonWriter) and
+    /// [`ArrayWriter`](crate::stream::ArrayWriter).
+    pub fn to_writer<W: io::Write, M: ProtoJson>(&self, writer: W, msg: &M) -> Result<(), Error> {
+        crate::stream::single::write_message(self, writer, msg)
     }
 }
 
@@ -327,6 +326,39 @@ impl DecodeOptions {
         let mut decoder = Decoder::new(json, *self);
         msg.read_json(&mut decoder)?;
         decoder.finish()
+    }
+
+    /// Decodes a message from `reader`, reading it to its end. The decoder
+    /// needs the whole JSON in memory: at most
+    /// [`DEFAULT_MAX_SIZE`](crate::stream::DEFAULT_MAX_SIZE) (64 MiB) is read,
+    /// and a larger input is an [`ErrorKind::SizeLimit`](crate::ErrorKind::SizeLimit) error; choose the
+    /// limit with [`from_reader_limited`](Self::from_reader_limited). The
+    /// bytes are read into a per-thread buffer reused from call to call.
+    pub fn from_reader<R: io::Read, M: ProtoJson>(&self, reader: R) -> Result<M, Error> {
+        self.from_reader_limited(reader, crate::stream::DEFAULT_MAX_SIZE)
+    }
+
+    /// Decodes a message from `reader`, reading at most `max_size` bytes: a
+    /// larger input is an [`ErrorKind::SizeLimit`](crate::ErrorKind::SizeLimit) error, found after
+    /// `max_size + 1` bytes are read; a read error is an [`ErrorKind::Io`](crate::ErrorKind::Io) error.
+    ///
+    /// ```
+    /// use protojsonx_runtime::{DecodeOptions, ErrorKind};
+    /// use prost_types::Duration;
+    ///
+    /// let opts = DecodeOptions::new();
+    /// let d: Duration = opts.from_reader_limited(&b"\"90s\""[..], 5)?;
+    /// assert_eq!(d.seconds, 90);
+    /// let err = opts.from_reader_limited::<_, Duration>(&b"\"90s\" "[..], 5).unwrap_err();
+    /// assert_eq!((err.kind(), err.offset()), (ErrorKind::SizeLimit, 5));
+    /// # Ok::<(), protojsonx_runtime::Error>(())
+    /// ```
+    pub fn from_reader_limited<R: io::Read, M: ProtoJson>(
+        &self,
+        reader: R,
+        max_size: usize,
+    ) -> Result<M, Error> {
+        crate::stream::single::read_message(self, reader, max_size)
     }
 }
 

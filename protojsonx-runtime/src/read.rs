@@ -44,7 +44,7 @@ impl Peek {
 }
 
 /// Quotes a byte for an error message: printable ASCII as `'x'`, anything else in hex.
-fn describe_byte(b: u8) -> String {
+pub(crate) fn describe_byte(b: u8) -> String {
     if b.is_ascii_graphic() {
         format!("'{}'", b as char)
     } else {
