@@ -40,7 +40,7 @@
 //!
 //! `ProtoJson(message)` answers `200 OK`, `content-type: application/json`,
 //! with the message written with the default
-//! [`EncodeOptions`](protojsonx_runtime::EncodeOptions);
+//! [`EncodeOptions`];
 //! [`ProtoJson::with_options`] and [`ProtoJsonConfig::respond`] (the options
 //! configured for the router) give a [`ProtoJsonResponse`] written with
 //! others. A message that cannot be written as ProtoJSON (a `Timestamp` out
