@@ -62,8 +62,9 @@
 //! # Errors
 //!
 //! A message that does not decode is answered with `INVALID_ARGUMENT`, whose
-//! message names the field path, line and column, for example
-//! ``invalid ProtoJSON message: expected bool, found string at `person.verified` (line 1, column 34)``.
+//! message names the field path, line and column: for
+//! `{"person": {"name": "Ada", "verified": "yes"}}` it is
+//! ``invalid ProtoJSON message: expected bool, found string at `person.verified` (line 1, column 40)``.
 //! (On a client, a response that does not decode gives the same status.) A
 //! message that cannot be written as ProtoJSON, such as a `Timestamp` out of
 //! range, is `INTERNAL`.
