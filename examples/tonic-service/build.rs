@@ -1,7 +1,10 @@
 //! tonic-prost-build writes the structs and the gRPC server
-//! (`inventory.v1.rs`), protojsonx only their ProtoJSON code
-//! (`inventory.v1.protojsonx.rs`, `json_only`). Both get the same
-//! descriptors, parsed by protojsonx's Builder: no `protoc` needed.
+//! (`inventory.v1.rs`, protobuf binary), and the same server again with
+//! protojsonx-tonic's ProtoJSON codec (`json/inventory.v1.rs`: `codec_path`,
+//! the messages are the first file's through `extern_path`); protojsonx
+//! writes their ProtoJSON code (`inventory.v1.protojsonx.rs`, `json_only`).
+//! All get the same descriptors, parsed by protojsonx's Builder: no
+//! `protoc` needed.
 
 const PROTO: &str = "proto/inventory/v1/inventory.proto";
 
@@ -11,6 +14,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .file_descriptor_set(&[PROTO])?;
     tonic_prost_build::configure()
         .build_client(false)
+        .compile_fds(fds.clone())?;
+    let json = std::path::PathBuf::from(std::env::var("OUT_DIR")?).join("json");
+    std::fs::create_dir_all(&json)?;
+    tonic_prost_build::configure()
+        .build_client(false)
+        .out_dir(json)
+        .extern_path(".inventory.v1", "crate::inventory::v1")
+        .codec_path("protojsonx_tonic::ProtoJsonCodec")
         .compile_fds(fds.clone())?;
     protoc_gen_rust_protojsonx::Builder::new()
         .configure(|c| {

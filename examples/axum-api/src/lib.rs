@@ -1,21 +1,21 @@
 //! An axum JSON API whose bodies are ProtoJSON.
 //!
-//! [`ProtoJsonBody`] is an extractor and a response: it decodes request
-//! bodies with protojsonx (a bad body is a `400` whose JSON names the field,
-//! line and column) and encodes responses as ProtoJSON. `POST /events/serde`
-//! shows the other way in: with the generator's `serde` option, plain
-//! `axum::Json<T>` speaks ProtoJSON too.
+//! [`protojsonx_axum::ProtoJson`] is the extractor and the response: it
+//! decodes request bodies with protojsonx (a bad body is a `400` whose JSON
+//! names the field, line and column; a body that is not JSON a `415`; one
+//! past the limit a `413`) and encodes responses as ProtoJSON. `POST
+//! /events/serde` shows the other way in: with the generator's `serde`
+//! option, plain `axum::Json<T>` speaks ProtoJSON too.
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
 use axum::Router;
-use axum::body::Bytes;
-use axum::extract::{FromRequest, Path, Request, State};
-use axum::http::{StatusCode, header};
+use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use protojsonx_runtime::ProtoJson;
+use protojsonx_axum::ProtoJson;
 use serde_json::json;
 
 /// Package `event.v1` of the quickstart protos, with serde impls.
@@ -28,72 +28,9 @@ pub mod event {
 
 use event::v1::MediumEvent;
 
-/// A ProtoJSON request or response body.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct ProtoJsonBody<T>(pub T);
-
-/// Why a request body was refused: rendered as a JSON error with status 400
-/// (or 415 when the body is not declared as JSON).
-#[derive(Debug)]
-pub enum ProtoJsonRejection {
-    /// The `Content-Type` is not JSON.
-    NotJson,
-    /// The body could not be read.
-    Body(axum::extract::rejection::BytesRejection),
-    /// The body is not valid ProtoJSON for the message.
-    Decode(protojsonx_runtime::Error),
-}
-
-impl<S: Send + Sync, T: ProtoJson> FromRequest<S> for ProtoJsonBody<T> {
-    type Rejection = ProtoJsonRejection;
-
-    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
-        let is_json = req
-            .headers()
-            .get(header::CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .is_some_and(|v| v.starts_with("application/json"));
-        if !is_json {
-            return Err(ProtoJsonRejection::NotJson);
-        }
-        let body = Bytes::from_request(req, state)
-            .await
-            .map_err(ProtoJsonRejection::Body)?;
-        T::from_json(&body)
-            .map(ProtoJsonBody)
-            .map_err(ProtoJsonRejection::Decode)
-    }
-}
-
-impl IntoResponse for ProtoJsonRejection {
-    fn into_response(self) -> Response {
-        match self {
-            Self::NotJson => error(
-                StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                "expected Content-Type: application/json",
-            ),
-            Self::Body(e) => e.into_response(),
-            Self::Decode(e) => {
-                let body = json!({
-                    "error": e.to_string(),
-                    "field": e.path_string(),
-                    "line": e.line(),
-                    "column": e.column(),
-                });
-                (StatusCode::BAD_REQUEST, axum::Json(body)).into_response()
-            }
-        }
-    }
-}
-
-impl<T: ProtoJson> IntoResponse for ProtoJsonBody<T> {
-    fn into_response(self) -> Response {
-        match self.0.to_json_vec() {
-            Ok(json) => ([(header::CONTENT_TYPE, "application/json")], json).into_response(),
-            Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()),
-        }
-    }
-}
+/// The largest request body accepted, through axum's `DefaultBodyLimit`
+/// (which `ProtoJson` honours, as `Json` does).
+pub const BODY_LIMIT: usize = 64 * 1024;
 
 /// A JSON error body `{"error": message}`.
 fn error(status: StatusCode, message: &str) -> Response {
@@ -111,13 +48,14 @@ pub fn app() -> Router {
         .route("/events", post(create))
         .route("/events/{id}", get(fetch))
         .route("/events/serde", post(echo_serde))
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(Store::default())
 }
 
 /// Stores the event, giving it an id when it has none.
 async fn create(
     State(store): State<Store>,
-    ProtoJsonBody(mut event): ProtoJsonBody<MediumEvent>,
+    ProtoJson(mut event): ProtoJson<MediumEvent>,
 ) -> Response {
     if event.event_type.is_empty() {
         return error(StatusCode::BAD_REQUEST, "`eventType` is required");
@@ -127,14 +65,14 @@ async fn create(
         event.id = format!("evt_{}", store.len() + 1);
     }
     store.insert(event.id.clone(), event.clone());
-    (StatusCode::CREATED, ProtoJsonBody(event)).into_response()
+    (StatusCode::CREATED, ProtoJson(event)).into_response()
 }
 
 /// The stored event, or 404.
 async fn fetch(State(store): State<Store>, Path(id): Path<String>) -> Response {
     let store = store.lock().unwrap_or_else(|e| e.into_inner());
     match store.get(&id) {
-        Some(event) => ProtoJsonBody(event.clone()).into_response(),
+        Some(event) => ProtoJson(event.clone()).into_response(),
         None => error(StatusCode::NOT_FOUND, &format!("no event `{id}`")),
     }
 }
@@ -148,6 +86,8 @@ async fn echo_serde(axum::Json(event): axum::Json<MediumEvent>) -> axum::Json<Me
 mod tests {
     use super::*;
     use axum::body::Body;
+    use axum::extract::Request;
+    use axum::http::header;
     use http_body_util::BodyExt;
     use serde_json::Value;
     use tower::ServiceExt;
@@ -224,6 +164,19 @@ mod tests {
         let request = Request::post("/events").body(Body::from("{}")).unwrap();
         let response = app().oneshot(request).await.unwrap();
         assert_eq!(response.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    }
+
+    #[tokio::test]
+    async fn a_body_past_the_limit_is_a_413() {
+        let tags = vec!["t"; BODY_LIMIT / 4];
+        let body = json!({"eventType": "login", "tags": tags}).to_string();
+        assert!(body.len() > BODY_LIMIT);
+        let (status, err) = send(&app(), "POST", "/events", &body).await;
+        assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+        assert!(
+            err["error"].as_str().unwrap().contains("length limit"),
+            "{err}"
+        );
     }
 
     #[tokio::test]

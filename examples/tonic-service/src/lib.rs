@@ -1,23 +1,30 @@
 //! A tonic gRPC service whose messages also go out as ProtoJSON.
 //!
-//! One axum router serves both: the gRPC service that tonic generated, and
-//! an HTTP/JSON transcoding of the same method (`GET /v1/items/{sku}` and
-//! `POST /json/inventory.v1.Inventory/GetItem`) that calls the service
-//! implementation and writes its messages, and its errors as a
-//! `google.rpc.Status`-shaped body, in ProtoJSON.
+//! One axum router serves three ways into one service implementation:
+//!
+//! - gRPC with protobuf binary messages, tonic's usual codec;
+//! - gRPC with ProtoJSON messages (`protojsonx_tonic::ProtoJsonCodec`) on
+//!   the same method paths, for requests labelled `application/grpc+json`
+//!   (grpc-go clients calling with `grpc.CallContentSubtype("json")`), its
+//!   answers labelled the same way;
+//! - an HTTP/JSON transcoding of the method (`GET /v1/items/{sku}` and
+//!   `POST /json/inventory.v1.Inventory/GetItem`) through
+//!   `protojsonx_axum::ProtoJson`, with errors as a `google.rpc.Status`-shaped body.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::body::Bytes;
-use axum::extract::{Path, State};
-use axum::http::{StatusCode, header};
+use axum::extract::{Path, Request, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use protojsonx_runtime::ProtoJson;
+use protojsonx_axum::{ProtoJson, ProtoJsonRejection};
+use protojsonx_tonic::JsonContentTypeLayer;
 use serde_json::json;
-use tonic::{Code, Request, Status};
+use tonic::{Code, Status};
+use tower::ServiceExt;
 
 /// Package `inventory.v1`: tonic-prost-build's structs and server, and
 /// protojsonx's `json_only` code beside them.
@@ -27,6 +34,12 @@ pub mod inventory {
         include!(concat!(env!("OUT_DIR"), "/inventory.v1.rs"));
         include!(concat!(env!("OUT_DIR"), "/inventory.v1.protojsonx.rs"));
     }
+}
+
+/// The same gRPC server generated with protojsonx-tonic's codec: ProtoJSON
+/// messages, the types of [`inventory::v1`].
+pub mod grpc_json {
+    include!(concat!(env!("OUT_DIR"), "/json/inventory.v1.rs"));
 }
 
 use inventory::v1::inventory_server::{Inventory, InventoryServer};
@@ -58,7 +71,7 @@ impl Default for InventoryService {
 impl Inventory for InventoryService {
     async fn get_item(
         &self,
-        request: Request<GetItemRequest>,
+        request: tonic::Request<GetItemRequest>,
     ) -> Result<tonic::Response<Item>, Status> {
         let sku = request.into_inner().sku;
         if sku.is_empty() {
@@ -72,15 +85,55 @@ impl Inventory for InventoryService {
     }
 }
 
-/// gRPC and its HTTP/JSON transcoding, over one service instance.
+/// The ProtoJSON gRPC server runs the same implementation.
+#[tonic::async_trait]
+impl grpc_json::inventory_server::Inventory for InventoryService {
+    async fn get_item(
+        &self,
+        request: tonic::Request<GetItemRequest>,
+    ) -> Result<tonic::Response<Item>, Status> {
+        Inventory::get_item(self, request).await
+    }
+}
+
+/// gRPC (binary and ProtoJSON) and its HTTP/JSON transcoding, over one
+/// service instance.
 pub fn app() -> Router {
     let service = Arc::new(InventoryService::default());
-    let grpc = tonic::service::Routes::new(InventoryServer::from_arc(service.clone()));
+    let json_grpc = grpc_json::inventory_server::InventoryServer::from_arc(service.clone());
+    let json_grpc = tonic::service::Routes::new(json_grpc)
+        .into_axum_router()
+        .layer(JsonContentTypeLayer::new());
+    let grpc = tonic::service::Routes::new(InventoryServer::from_arc(service.clone()))
+        .into_axum_router()
+        .layer(middleware::from_fn_with_state(
+            json_grpc,
+            by_content_subtype,
+        ));
     let json = Router::new()
         .route("/v1/items/{sku}", get(get_item_by_path))
         .route("/json/inventory.v1.Inventory/GetItem", post(get_item_json))
         .with_state(service);
-    grpc.into_axum_router().merge(json)
+    grpc.merge(json)
+}
+
+/// Hands gRPC requests labelled `application/grpc+json` to the ProtoJSON
+/// server; the others go on to tonic's binary one. (tonic itself ignores a
+/// request's content type: the codec is fixed by the generated code.)
+async fn by_content_subtype(
+    State(json_grpc): State<Router>,
+    request: Request,
+    next: Next,
+) -> Response {
+    if is_grpc_json(request.headers()) {
+        return json_grpc.oneshot(request).await.into_response();
+    }
+    next.run(request).await
+}
+
+fn is_grpc_json(headers: &HeaderMap) -> bool {
+    let content_type = headers.get(header::CONTENT_TYPE);
+    content_type.is_some_and(|v| v.as_bytes().starts_with(b"application/grpc+json"))
 }
 
 /// `GET /v1/items/{sku}`: the path parameter is the request's `sku`.
@@ -88,56 +141,74 @@ async fn get_item_by_path(
     State(service): State<Arc<InventoryService>>,
     Path(sku): Path<String>,
 ) -> Response {
-    reply(service.get_item(Request::new(GetItemRequest { sku })).await)
+    reply(
+        service
+            .get_item(tonic::Request::new(GetItemRequest { sku }))
+            .await,
+    )
 }
 
-/// `POST /json/inventory.v1.Inventory/GetItem`: the body is the request in ProtoJSON.
-async fn get_item_json(State(service): State<Arc<InventoryService>>, body: Bytes) -> Response {
-    match GetItemRequest::from_json(&body) {
-        Ok(request) => reply(service.get_item(Request::new(request)).await),
-        Err(e) => status_response(&Status::invalid_argument(e.to_string())),
+/// `POST /json/inventory.v1.Inventory/GetItem`: the body is the request in
+/// ProtoJSON; a refused body is answered as an `INVALID_ARGUMENT` status.
+async fn get_item_json(
+    State(service): State<Arc<InventoryService>>,
+    body: Result<ProtoJson<GetItemRequest>, ProtoJsonRejection>,
+) -> Response {
+    match body {
+        Ok(ProtoJson(request)) => reply(service.get_item(tonic::Request::new(request)).await),
+        Err(rejection) => {
+            let status = Status::invalid_argument(rejection.body_text());
+            (rejection.status(), status_body(&status)).into_response()
+        }
     }
 }
 
 /// The method's result as ProtoJSON: the message, or the status as an error.
-fn reply<M: ProtoJson>(result: Result<tonic::Response<M>, Status>) -> Response {
-    let message = match result {
-        Ok(response) => response.into_inner(),
-        Err(status) => return status_response(&status),
-    };
-    match message.to_json_vec() {
-        Ok(json) => ([(header::CONTENT_TYPE, "application/json")], json).into_response(),
-        Err(e) => status_response(&Status::internal(e.to_string())),
+fn reply<M: protojsonx_runtime::ProtoJson>(result: Result<tonic::Response<M>, Status>) -> Response {
+    match result {
+        Ok(response) => ProtoJson(response.into_inner()).into_response(),
+        Err(status) => status_response(&status),
     }
 }
 
 /// A gRPC status as HTTP: the status code grpc-gateway maps it to, and a
-/// `google.rpc.Status`-shaped body `{"code": 5, "message": "..."}`.
+/// `google.rpc.Status`-shaped body.
 fn status_response(status: &Status) -> Response {
     let http = match status.code() {
         Code::InvalidArgument => StatusCode::BAD_REQUEST,
         Code::NotFound => StatusCode::NOT_FOUND,
         _ => StatusCode::INTERNAL_SERVER_ERROR,
     };
-    let body = json!({"code": status.code() as i32, "message": status.message()});
-    (http, axum::Json(body)).into_response()
+    (http, status_body(status)).into_response()
+}
+
+/// `{"code": 5, "message": "..."}`.
+fn status_body(status: &Status) -> axum::Json<serde_json::Value> {
+    axum::Json(json!({"code": status.code() as i32, "message": status.message()}))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use axum::body::Body;
+    use axum::body::{Body, Bytes};
     use axum::http::Request as HttpRequest;
     use http_body_util::BodyExt;
     use prost::Message;
+    use protojsonx_runtime::ProtoJson as _;
     use serde_json::Value;
-    use tower::ServiceExt;
 
     async fn json_call(request: HttpRequest<Body>) -> (StatusCode, Value) {
         let response = app().oneshot(request).await.unwrap();
         let status = response.status();
         let bytes = response.into_body().collect().await.unwrap().to_bytes();
         (status, serde_json::from_slice(&bytes).unwrap())
+    }
+
+    fn post_json(body: &'static str) -> HttpRequest<Body> {
+        HttpRequest::post("/json/inventory.v1.Inventory/GetItem")
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from(body))
+            .unwrap()
     }
 
     #[tokio::test]
@@ -147,9 +218,7 @@ mod tests {
             .body(Body::empty())
             .unwrap();
         assert_eq!(json_call(get).await, (StatusCode::OK, expected.clone()));
-        let post = HttpRequest::post("/json/inventory.v1.Inventory/GetItem")
-            .body(Body::from(r#"{"sku":"sku-1"}"#))
-            .unwrap();
+        let post = post_json(r#"{"sku":"sku-1"}"#);
         assert_eq!(json_call(post).await, (StatusCode::OK, expected));
     }
 
@@ -165,18 +234,47 @@ mod tests {
                 json!({"code": 5, "message": "no item `nope`"})
             )
         );
-        let post = HttpRequest::post("/json/inventory.v1.Inventory/GetItem")
-            .body(Body::from(r#"{"sku":7}"#))
-            .unwrap();
-        let (status, body) = json_call(post).await;
+        let (status, body) = json_call(post_json(r#"{"sku":7}"#)).await;
         assert_eq!(
             (status, body["code"].as_i64()),
             (StatusCode::BAD_REQUEST, Some(3))
         );
-        assert!(
-            body["message"].as_str().unwrap().contains("`sku`"),
-            "{body}"
+        let message = body["message"].as_str().unwrap();
+        assert!(message.contains("at `sku` (line 1, column 8)"), "{body}");
+        let text = HttpRequest::post("/json/inventory.v1.Inventory/GetItem")
+            .body(Body::from(r#"{"sku":"sku-1"}"#))
+            .unwrap();
+        let (status, body) = json_call(text).await;
+        assert_eq!(
+            (status, body["code"].as_i64()),
+            (StatusCode::UNSUPPORTED_MEDIA_TYPE, Some(3))
         );
+    }
+
+    /// A gRPC request of one length-prefixed frame holding `message`.
+    fn grpc_request(content_type: &'static str, message: &[u8]) -> HttpRequest<Body> {
+        let mut frame = vec![0];
+        frame.extend_from_slice(&(message.len() as u32).to_be_bytes());
+        frame.extend_from_slice(message);
+        HttpRequest::post("/inventory.v1.Inventory/GetItem")
+            .header(header::CONTENT_TYPE, content_type)
+            .header("te", "trailers")
+            .body(Body::from(frame))
+            .unwrap()
+    }
+
+    /// The answer's content type, its status (from the trailers, or the
+    /// headers of a trailers-only answer) and the message of its frame.
+    async fn grpc_call(request: HttpRequest<Body>) -> (String, Status, Bytes) {
+        let response = app().oneshot(request).await.unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+        let headers = response.headers().clone();
+        let content_type = headers[header::CONTENT_TYPE].to_str().unwrap().to_owned();
+        let collected = response.into_body().collect().await.unwrap();
+        let fields = collected.trailers().unwrap_or(&headers);
+        let status = Status::from_header_map(fields).unwrap();
+        let bytes = collected.to_bytes();
+        (content_type, status, bytes.slice(bytes.len().min(5)..))
     }
 
     /// The same router answers real gRPC (a framed protobuf request, in-process).
@@ -186,27 +284,33 @@ mod tests {
             sku: "sku-1".into(),
         }
         .encode_to_vec();
-        let mut frame = vec![0];
-        frame.extend_from_slice(&(message.len() as u32).to_be_bytes());
-        frame.extend_from_slice(&message);
-        let request = HttpRequest::post("/inventory.v1.Inventory/GetItem")
-            .header(header::CONTENT_TYPE, "application/grpc")
-            .header("te", "trailers")
-            .body(Body::from(frame))
-            .unwrap();
-        let response = app().oneshot(request).await.unwrap();
-        assert_eq!(response.status(), StatusCode::OK);
-        let collected = response.into_body().collect().await.unwrap();
-        let grpc_status = collected
-            .trailers()
-            .and_then(|t| t.get("grpc-status"))
-            .cloned();
-        assert_eq!(grpc_status.as_ref().map(|v| v.as_bytes()), Some(&b"0"[..]));
-        let bytes = collected.to_bytes();
-        let item = Item::decode(&bytes[5..]).unwrap();
+        let (content_type, status, message) =
+            grpc_call(grpc_request("application/grpc", &message)).await;
+        assert_eq!(content_type, "application/grpc");
+        assert_eq!(status.code(), Code::Ok);
+        let item = Item::decode(message).unwrap();
         assert_eq!(
             item.to_json().unwrap(),
             r#"{"sku":"sku-1","stock":"42","updatedAt":"2023-11-14T22:13:20Z"}"#
+        );
+    }
+
+    /// `application/grpc+json` reaches the ProtoJSON codec: JSON frames both ways.
+    #[tokio::test]
+    async fn grpc_json_clients_get_protojson_frames() {
+        let request = grpc_request("application/grpc+json", br#"{"sku": "sku-1"}"#);
+        let (content_type, status, message) = grpc_call(request).await;
+        assert_eq!(content_type, "application/grpc+json");
+        assert_eq!(status.code(), Code::Ok);
+        let expected = r#"{"sku":"sku-1","stock":"42","updatedAt":"2023-11-14T22:13:20Z"}"#;
+        assert_eq!(message, expected.as_bytes());
+        let bad = grpc_request("application/grpc+json", br#"{"sku": 1}"#);
+        let (_, status, _) = grpc_call(bad).await;
+        assert_eq!(status.code(), Code::InvalidArgument);
+        let message = status.message();
+        assert!(
+            message.ends_with("at `sku` (line 1, column 9)"),
+            "{message}"
         );
     }
 }

@@ -1,7 +1,8 @@
 //! Serves gRPC and its HTTP/JSON transcoding on one port:
 //! `cargo run -p protojsonx-tonic-example [ADDR]` (default 127.0.0.1:50051),
 //! then `curl localhost:50051/v1/items/sku-1`, or call
-//! `inventory.v1.Inventory/GetItem` with any gRPC client.
+//! `inventory.v1.Inventory/GetItem` with any gRPC client (protobuf binary,
+//! or ProtoJSON with `content-type: application/grpc+json`).
 
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
