@@ -13,12 +13,13 @@ fn main() -> Result<(), protojsonx_runtime::Error> {
     let back = MediumEvent::from_json(&json)?;
     assert_eq!(back, event);
 
-    // Options: proto field names, fields at their defaults included.
+    // Options: proto field names, fields at their defaults included, pretty-printed.
     let options = EncodeOptions::new()
         .use_proto_names(true)
-        .emit_default_values(true);
+        .emit_default_values(true)
+        .indent(2);
     println!(
-        "With proto names and unpopulated fields:\n{}\n",
+        "With proto names and default values, indented:\n{}\n",
         event.to_json_with(&options)?
     );
 

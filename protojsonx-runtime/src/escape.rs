@@ -95,38 +95,40 @@ fn write_unquoted(out: &mut Vec<u8>, bytes: &[u8]) {
 }
 
 /// Appends `s` as a JSON string literal of ASCII only: escaped as by
-/// [`write_str`], and every non-ASCII character written as `\uXXXX`
+/// [`write_str`], and every non-ASCII character written as `\\uXXXX`
 /// (lowercase hex, two escapes forming a surrogate pair above U+FFFF), as
-/// Python's `ensure_ascii` writes it.
+/// Python's `ensure_ascii` writes it. The same scan as [`write_str`]'s,
+/// with bytes from 0x80 up flagged too.
 #[inline]
 pub(crate) fn write_str_ascii(out: &mut Vec<u8>, s: &str) {
-    if s.is_ascii() {
-        // The usual text is ASCII already.
-        write_str(out, s);
+    let bytes = s.as_bytes();
+    if bytes.len() <= ShortText::MAX_STR && scan::short_is_plain_ascii(bytes) {
+        short::append(out, |text| {
+            text.byte(b'"').bytes(bytes).byte(b'"');
+        });
     } else {
-        write_non_ascii(out, s);
+        write_ascii_long(out, s);
     }
 }
 
-/// [`write_str_ascii`] for a string with non-ASCII characters: runs of
+/// [`write_str_ascii`] for strings that are long or need escaping: runs of
 /// plain ASCII copied, the rest escaped one character at a time.
-#[cold]
-fn write_non_ascii(out: &mut Vec<u8>, s: &str) {
-    out.reserve(s.len() + 8);
+#[inline(never)]
+fn write_ascii_long(out: &mut Vec<u8>, s: &str) {
+    out.reserve(s.len() + 2);
     out.push(b'"');
-    let run = scan::plain_ascii_prefix(s.as_bytes());
-    out.extend_from_slice(run.as_bytes());
-    let mut rest = &s[run.len()..];
-    while let Some(c) = rest.chars().next() {
+    let mut rest = s;
+    loop {
+        let run = scan::plain_ascii_prefix(rest.as_bytes());
+        out.extend_from_slice(run.as_bytes());
+        rest = &rest[run.len()..];
+        let Some(c) = rest.chars().next() else { break };
         if c.is_ascii() {
             write_escape(out, c as u8);
         } else {
             write_unicode_escape(out, c);
         }
         rest = &rest[c.len_utf8()..];
-        let run = scan::plain_ascii_prefix(rest.as_bytes());
-        out.extend_from_slice(run.as_bytes());
-        rest = &rest[run.len()..];
     }
     out.push(b'"');
 }

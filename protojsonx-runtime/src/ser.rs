@@ -140,7 +140,7 @@ impl<'a> Encoder<'a> {
             Some(first) => {
                 *first = open;
                 if let Some(spaces) = self.opts.indent {
-                    self.new_line(spaces);
+                    self.new_line(false, spaces);
                 }
                 self.out.push(close);
             }
@@ -152,24 +152,34 @@ impl<'a> Encoder<'a> {
     /// and when pretty-printing the new line and indentation.
     #[inline(always)]
     fn separator(&mut self) {
-        self.out.push(b',');
-        if let Some(spaces) = self.opts.indent {
-            self.new_line(spaces);
+        match self.opts.indent {
+            None => self.out.push(b','),
+            Some(spaces) => self.new_line(true, spaces),
         }
     }
 
-    /// A line break and the indentation of the current depth.
-    #[inline]
-    fn new_line(&mut self, spaces: u8) {
+    /// A line break and the indentation of the current depth, after a
+    /// comma if `comma`: one short text, when the indentation fits one.
+    #[inline(always)]
+    fn new_line(&mut self, comma: bool, spaces: u8) {
         let width = self.depth * usize::from(spaces);
         if width <= ShortText::MAX_SPACES {
             short::append(self.out, |text| {
-                text.byte(b'\n').spaces(width);
+                text.byte_if(b',', comma).byte(b'\n').spaces(width);
             });
         } else {
-            self.out.push(b'\n');
-            self.out.resize(self.out.len() + width, b' ');
+            self.deep_line(comma, width);
         }
+    }
+
+    /// [`new_line`](Self::new_line) deeper than a short text holds.
+    #[cold]
+    fn deep_line(&mut self, comma: bool, width: usize) {
+        if comma {
+            self.out.push(b',');
+        }
+        self.out.push(b'\n');
+        self.out.resize(self.out.len() + width, b' ');
     }
 
     /// Starts a field: writes its key, which brings its own separating
@@ -198,7 +208,9 @@ impl<'a> Encoder<'a> {
 
     /// [`field`](Self::field) when pretty-printing or writing only ASCII:
     /// the key without its comma and colon, written between a
-    /// [`separator`](Self::separator) and a [`colon`](Self::colon).
+    /// [`separator`](Self::separator) and a [`colon`](Self::colon). The
+    /// common case, a short key not deeper than eight spaces, is one short
+    /// text: comma, line break, indentation, key, `": "`.
     #[inline(never)]
     fn styled_field(&mut self, json_key: &[u8], proto_key: &[u8]) {
         let key = if self.opts.use_proto_names {
@@ -206,20 +218,28 @@ impl<'a> Encoder<'a> {
         } else {
             json_key
         };
-        self.separator();
         let quoted = &key[1..key.len() - 1];
-        if self.opts.ensure_ascii && !quoted.is_ascii() {
+        let escape = self.opts.ensure_ascii && !quoted.is_ascii();
+        if let Some(spaces) = self.opts.indent {
+            let width = self.depth * usize::from(spaces);
+            if width <= 8 && quoted.len() <= ShortText::MAX_STR && !escape {
+                return short::append(self.out, |text| {
+                    text.byte(b',')
+                        .byte(b'\n')
+                        .word(u64::from_le_bytes([b' '; 8]), width)
+                        .bytes(quoted)
+                        .byte(b':')
+                        .byte(b' ');
+                });
+            }
+        }
+        self.separator();
+        if escape {
             escape::write_escaped_ascii(self.out, quoted);
-            self.colon();
-        } else if quoted.len() <= ShortText::MAX_STR {
-            let pretty = self.opts.indent.is_some();
-            short::append(self.out, |text| {
-                text.bytes(quoted).byte(b':').byte_if(b' ', pretty);
-            });
         } else {
             self.out.extend_from_slice(quoted);
-            self.colon();
         }
+        self.colon();
     }
 
     /// The `:` after a key, followed by a space when pretty-printing.
