@@ -38,16 +38,20 @@ pub fn encode_and_round_trip<M: ProtoJson>(msg: &M) {
         return;
     };
     round_trip::<M>(&canonical);
-    for (names, unpopulated, ints) in [
-        (true, false, false),
-        (false, true, false),
-        (false, false, true),
-        (true, true, true),
+    for (names, defaults, ints, pretty) in [
+        (true, false, false, false),
+        (false, true, false, false),
+        (false, false, true, false),
+        (true, true, true, false),
+        (false, false, false, true),
+        (true, true, true, true),
     ] {
         let opts = EncodeOptions::new()
             .use_proto_names(names)
-            .emit_default_values(unpopulated)
-            .enums_as_ints(ints);
+            .emit_default_values(defaults)
+            .enums_as_ints(ints)
+            .multiline(pretty)
+            .ensure_ascii(pretty);
         let json = msg
             .to_json_with(&opts)
             .expect("encodes under the defaults, so under any options");

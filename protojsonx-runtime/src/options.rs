@@ -87,6 +87,26 @@ impl EncodeOptions {
     /// oneof of one) stay out when unset, as in Go. Reading the output back
     /// gives the same message, except that a `google.protobuf.Value` field
     /// written as `null` reads back as a `Value` holding `null`.
+    ///
+    /// ```
+    /// use protojsonx_runtime::EncodeOptions;
+    /// use prost_types::Api;
+    ///
+    /// # fn main() -> Result<(), protojsonx_runtime::Error> {
+    /// let api = Api { name: "a".into(), ..Default::default() };
+    /// let python = EncodeOptions::new().emit_default_values(true);
+    /// assert_eq!(
+    ///     python.to_string(&api)?,
+    ///     r#"{"name":"a","methods":[],"options":[],"version":"","mixins":[],"syntax":"SYNTAX_PROTO2"}"#
+    /// );
+    /// let go = EncodeOptions::new().emit_unpopulated(true);
+    /// assert_eq!(
+    ///     go.to_string(&api)?,
+    ///     r#"{"name":"a","methods":[],"options":[],"version":"","sourceContext":null,"mixins":[],"syntax":"SYNTAX_PROTO2"}"#
+    /// );
+    /// # Ok(())
+    /// # }
+    /// ```
     #[doc(alias = "EmitUnpopulated")]
     pub const fn emit_unpopulated(mut self, yes: bool) -> Self {
         self.emit_unpopulated = yes;
@@ -283,6 +303,18 @@ impl DecodeOptions {
     /// whose required fields were set by an earlier decode checks only the
     /// new text. Encoding needs no check: prost stores `required` fields as
     /// plain values, which are always present and always written.
+    ///
+    /// ```
+    /// use protojsonx_runtime::{DecodeOptions, ErrorKind, ProtoJson};
+    /// // descriptor.proto: `required string name_part = 1; required bool is_extension = 2;`
+    /// use prost_types::uninterpreted_option::NamePart;
+    ///
+    /// let err = NamePart::from_json(r#"{"namePart": "x"}"#).unwrap_err();
+    /// assert_eq!((err.kind(), err.path_string()), (ErrorKind::MissingField, "isExtension".into()));
+    /// let partial = DecodeOptions::new().allow_partial(true);
+    /// let part: NamePart = partial.from_str(r#"{"namePart": "x"}"#).unwrap();
+    /// assert_eq!((part.name_part.as_str(), part.is_extension), ("x", false));
+    /// ```
     #[doc(alias = "AllowPartial")]
     pub const fn allow_partial(mut self, yes: bool) -> Self {
         self.allow_partial = yes;
