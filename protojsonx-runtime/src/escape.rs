@@ -79,14 +79,81 @@ pub(crate) fn write_str(out: &mut Vec<u8>, s: &str) {
 /// [`write_str`] for strings that are long or need escaping.
 #[inline(never)]
 fn write_long(out: &mut Vec<u8>, bytes: &[u8]) {
-    let plain = scan::plain_len(bytes);
     out.reserve(bytes.len() + 2);
     out.push(b'"');
+    write_unquoted(out, bytes);
+    out.push(b'"');
+}
+
+/// Appends `bytes` escaped, without quotes: plain runs copied, escapes written.
+fn write_unquoted(out: &mut Vec<u8>, bytes: &[u8]) {
+    let plain = scan::plain_len(bytes);
     out.extend_from_slice(&bytes[..plain]);
     if plain < bytes.len() {
         write_escaped(out, &bytes[plain..]);
     }
+}
+
+/// Appends `s` as a JSON string literal of ASCII only: escaped as by
+/// [`write_str`], and every non-ASCII character written as `\\uXXXX`
+/// (lowercase hex, two escapes forming a surrogate pair above U+FFFF), as
+/// Python's `ensure_ascii` writes it. The same scan as [`write_str`]'s,
+/// with bytes from 0x80 up flagged too.
+#[inline]
+pub(crate) fn write_str_ascii(out: &mut Vec<u8>, s: &str) {
+    let bytes = s.as_bytes();
+    if bytes.len() <= ShortText::MAX_STR && scan::short_is_plain_ascii(bytes) {
+        short::append(out, |text| {
+            text.byte(b'"').bytes(bytes).byte(b'"');
+        });
+    } else {
+        write_ascii_long(out, s);
+    }
+}
+
+/// [`write_str_ascii`] for strings that are long or need escaping: runs of
+/// plain ASCII copied, the rest escaped one character at a time.
+#[inline(never)]
+fn write_ascii_long(out: &mut Vec<u8>, s: &str) {
+    out.reserve(s.len() + 2);
     out.push(b'"');
+    let mut rest = s;
+    loop {
+        let run = scan::plain_ascii_prefix(rest.as_bytes());
+        out.extend_from_slice(run.as_bytes());
+        rest = &rest[run.len()..];
+        let Some(c) = rest.chars().next() else { break };
+        if c.is_ascii() {
+            write_escape(out, c as u8);
+        } else {
+            write_unicode_escape(out, c);
+        }
+        rest = &rest[c.len_utf8()..];
+    }
+    out.push(b'"');
+}
+
+/// Appends JSON text that is already escaped (a generated key) with its
+/// non-ASCII characters written as `\uXXXX`, as [`write_str_ascii`] would.
+pub(crate) fn write_escaped_ascii(out: &mut Vec<u8>, json: &[u8]) {
+    if json.is_ascii() {
+        return out.extend_from_slice(json);
+    }
+    for c in String::from_utf8_lossy(json).chars() {
+        if c.is_ascii() {
+            out.push(c as u8);
+        } else {
+            write_unicode_escape(out, c);
+        }
+    }
+}
+
+/// Appends `c` as one `\uXXXX` escape, or two for a surrogate pair.
+fn write_unicode_escape(out: &mut Vec<u8>, c: char) {
+    for unit in c.encode_utf16(&mut [0; 2]) {
+        let hex = |shift: u16| HEX[usize::from((*unit >> shift) & 0xf)];
+        out.extend_from_slice(&[b'\\', b'u', hex(12), hex(8), hex(4), hex(0)]);
+    }
 }
 
 /// The rest of [`write_str`] from the first byte that needs escaping:
@@ -118,18 +185,9 @@ fn write_escape(out: &mut Vec<u8>, byte: u8) {
     }
 }
 
-/// Appends `c` as one `\\uXXXX` escape (lowercase hex), or two forming a
-/// surrogate pair above U+FFFF.
-pub(crate) fn write_unicode_escape(out: &mut Vec<u8>, c: char) {
-    for unit in c.encode_utf16(&mut [0; 2]) {
-        let hex = |shift: u16| HEX[usize::from((*unit >> shift) & 0xf)];
-        out.extend_from_slice(&[b'\\', b'u', hex(12), hex(8), hex(4), hex(0)]);
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::write_str;
+    use super::{write_escaped_ascii, write_str, write_str_ascii};
     use crate::test_rng::Rng;
 
     /// Runs [`write_str`] into a fresh buffer and returns the text.
@@ -300,6 +358,52 @@ mod tests {
             let got = esc(&s);
             assert_eq!(got, reference(&s), "input {s:?}");
             assert_eq!(unescape(&got), s);
+        }
+    }
+
+    /// Runs [`write_str_ascii`] into a fresh buffer and returns the text.
+    fn esc_ascii(s: &str) -> String {
+        let mut out = Vec::new();
+        write_str_ascii(&mut out, s);
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn ascii_only_escapes_every_non_ascii_character() {
+        assert_eq!(
+            esc_ascii("caf\u{e9} \u{1f370}"),
+            r#""caf\u00e9 \ud83c\udf70""#
+        );
+        assert_eq!(
+            esc_ascii("\u{80}\u{7ff}\u{800}\u{ffff}\u{10000}\u{10ffff}"),
+            r#""\u0080\u07ff\u0800\uffff\ud800\udc00\udbff\udfff""#
+        );
+        assert_eq!(esc_ascii("a\"\n\u{7f}"), "\"a\\\"\\n\u{7f}\"");
+        let mut key = Vec::new();
+        write_escaped_ascii(&mut key, "\"n\u{e9}\\\"\"".as_bytes());
+        assert_eq!(key, br#""n\u00e9\"""#);
+    }
+
+    /// Random strings of every kind of character: the ASCII-only text is
+    /// ASCII, and decodes (escapes and surrogate pairs undone) to the input.
+    #[test]
+    fn ascii_only_round_trips() {
+        let mut rng = Rng(7);
+        for _ in 0..2000 {
+            let len = (rng.next() % 12) as usize;
+            let s: String = (0..len)
+                .filter_map(|_| {
+                    let plane = [0x80, 0x800, 0x1_0000, 0x11_0000][(rng.next() % 4) as usize];
+                    char::from_u32((rng.next() % plane) as u32)
+                })
+                .collect();
+            let out = esc_ascii(&s);
+            assert!(out.is_ascii(), "{out}");
+            let back: String = serde_json::from_str(&out).unwrap();
+            assert_eq!(back, s);
+            if s.is_ascii() {
+                assert_eq!(out, esc(&s));
+            }
         }
     }
 }

@@ -53,13 +53,11 @@ mod de;
 mod digits;
 mod error;
 mod escape;
-mod layout;
 mod map;
 mod num;
 mod options;
 mod read;
 mod scan;
-mod scratch;
 mod ser;
 #[cfg(feature = "serde")]
 pub mod serde;

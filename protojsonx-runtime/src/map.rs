@@ -9,15 +9,19 @@ use crate::num::{self, NumError};
 /// A protobuf map key type. ProtoJSON writes every key as a JSON string:
 /// integers in decimal, bools as `"true"`/`"false"`. Part of the contract with generated code.
 pub trait MapKey: Ord + Sized {
-    /// Appends the key as a quoted JSON string.
-    fn write_key(&self, out: &mut Vec<u8>);
+    /// Appends the key as a JSON string; only ASCII when `ascii`.
+    fn write_key(&self, out: &mut Vec<u8>, ascii: bool);
     /// Parses a key from the (unescaped) text of a JSON object key.
     fn parse_key(text: &str) -> Result<Self, String>;
 }
 
 impl MapKey for String {
-    fn write_key(&self, out: &mut Vec<u8>) {
-        crate::escape::write_str(out, self);
+    fn write_key(&self, out: &mut Vec<u8>, ascii: bool) {
+        if ascii {
+            crate::escape::write_str_ascii(out, self);
+        } else {
+            crate::escape::write_str(out, self);
+        }
     }
     fn parse_key(text: &str) -> Result<Self, String> {
         Ok(text.to_owned())
@@ -25,7 +29,7 @@ impl MapKey for String {
 }
 
 impl MapKey for bool {
-    fn write_key(&self, out: &mut Vec<u8>) {
+    fn write_key(&self, out: &mut Vec<u8>, _: bool) {
         out.extend_from_slice(if *self { b"\"true\"" } else { b"\"false\"" });
     }
     fn parse_key(text: &str) -> Result<Self, String> {
@@ -40,7 +44,7 @@ impl MapKey for bool {
 macro_rules! int_map_key {
     ($($ty:ty => $write:ident),*) => {$(
         impl MapKey for $ty {
-            fn write_key(&self, out: &mut Vec<u8>) {
+            fn write_key(&self, out: &mut Vec<u8>, _: bool) {
                 digits::$write(out, (*self).into());
             }
             fn parse_key(text: &str) -> Result<Self, String> {
@@ -95,7 +99,7 @@ mod tests {
 
     fn written<K: MapKey>(k: K) -> String {
         let mut out = Vec::new();
-        k.write_key(&mut out);
+        k.write_key(&mut out, false);
         String::from_utf8(out).unwrap()
     }
 

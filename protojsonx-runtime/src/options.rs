@@ -5,7 +5,6 @@ use std::io;
 use crate::ProtoJson;
 use crate::de::Decoder;
 use crate::error::Error;
-use crate::layout::Layout;
 use crate::ser::Encoder;
 use crate::size_hint::SizeHint;
 use crate::wkt::TypeRegistry;
@@ -197,19 +196,6 @@ impl EncodeOptions {
     ///
     /// On error `buf` is restored to its length before the call.
     pub fn encode_into<M: ProtoJson>(&self, msg: &M, buf: &mut Vec<u8>) -> Result<(), Error> {
-        if self.indent.is_some() || self.ensure_ascii {
-            let layout = Layout {
-                indent: self.indent,
-                ascii: self.ensure_ascii,
-            };
-            return layout.encode(buf, |compact| self.encode_compact(msg, compact));
-        }
-        self.encode_compact(msg, buf)
-    }
-
-    /// [`encode_into`](Self::encode_into) as the encoder writes it: compact
-    /// UTF-8, whatever the layout options say.
-    fn encode_compact<M: ProtoJson>(&self, msg: &M, buf: &mut Vec<u8>) -> Result<(), Error> {
         let start = buf.len();
         let mut encoder = Encoder::new(buf, *self);
         msg.write_json(&mut encoder);

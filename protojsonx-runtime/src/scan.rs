@@ -39,28 +39,36 @@ pub(crate) fn plain_len(bytes: &[u8]) -> usize {
     prefix_len(bytes, any_special)
 }
 
-/// Length of the prefix of `bytes` that is ASCII.
-#[inline]
-pub(crate) fn ascii_len(bytes: &[u8]) -> usize {
-    prefix_len(bytes, |w| w & HIGHS)
-}
-
 /// Whether `bytes`, at most 16 of them, need no escaping in a JSON string:
 /// the check behind short strings, as two overlapping words (or halves, or
 /// single bytes) that the copy after it loads again.
 #[inline(always)]
 pub(crate) fn short_is_plain(bytes: &[u8]) -> bool {
+    short_has_no_flags(bytes, any_special)
+}
+
+/// [`short_is_plain`] that also requires ASCII: the check behind short
+/// strings when the output must be ASCII only.
+#[inline(always)]
+pub(crate) fn short_is_plain_ascii(bytes: &[u8]) -> bool {
+    short_has_no_flags(bytes, |w| any_special(w) | (w & HIGHS))
+}
+
+/// Whether `flags` marks no byte of `bytes` (at most 16): two overlapping
+/// words, or halves, or the general scan below four bytes.
+#[inline(always)]
+fn short_has_no_flags(bytes: &[u8], flags: impl Fn(u64) -> u64) -> bool {
     let n = bytes.len();
     debug_assert!(n <= 16);
-    let flags = if n >= 8 {
-        any_special(word(bytes, 0)) | any_special(word(bytes, n - 8))
+    let hits = if n >= 8 {
+        flags(word(bytes, 0)) | flags(word(bytes, n - 8))
     } else if n >= 4 {
-        any_special(u64::from(half(bytes, 0)) | u64::from(half(bytes, n - 4)) << 32)
+        flags(u64::from(half(bytes, 0)) | u64::from(half(bytes, n - 4)) << 32)
     } else {
         // Fewer than four bytes: the general scan's byte-by-byte tail.
-        return plain_len(bytes) == n;
+        return prefix_len(bytes, flags) == n;
     };
-    flags == 0
+    hits == 0
 }
 
 /// The prefix of `bytes` that is plain ASCII string content, as a `&str`:

@@ -9,11 +9,23 @@
 use crate::error::Error;
 use crate::map::MapKey;
 use crate::options::EncodeOptions;
+use crate::short::{self, ShortText};
 use crate::wkt::TypeRegistry;
 use crate::{JsonEnum, ProtoJson, base64, digits, escape, num};
 
 /// Maps of up to this many entries are sorted on the stack.
 const SORT_ON_STACK: usize = 16;
+
+/// How [`Encoder::field`] writes keys.
+#[derive(Clone, Copy)]
+enum Keys {
+    /// The JSON name, as given (comma, key and colon).
+    Json,
+    /// The proto name, as given.
+    Proto,
+    /// Pretty-printed: see [`Encoder::styled_field`].
+    Pretty,
+}
 
 /// Where an object began in the output: returned by
 /// [`Encoder::begin_object`], given back to [`Encoder::end_object`].
@@ -24,8 +36,13 @@ pub struct Object(usize);
 pub struct Encoder<'a> {
     out: &'a mut Vec<u8>,
     opts: EncodeOptions,
+    /// How keys are written, decided once from the options.
+    keys: Keys,
     /// Whether fields without presence are written at their default value.
     emit_defaults: bool,
+    /// How many objects and arrays are open: the indentation of their
+    /// members when pretty-printing.
+    depth: usize,
     /// The first error met. Encoding goes on to the end (the output is then
     /// discarded), which keeps every write infallible and the hot path free of checks.
     error: Option<Error>,
@@ -34,10 +51,17 @@ pub struct Encoder<'a> {
 impl<'a> Encoder<'a> {
     /// An encoder that appends to `out`.
     pub(crate) fn new(out: &'a mut Vec<u8>, opts: EncodeOptions) -> Self {
+        let keys = match (opts.indent, opts.use_proto_names) {
+            (Some(_), _) => Keys::Pretty,
+            (None, true) => Keys::Proto,
+            (None, false) => Keys::Json,
+        };
         Encoder {
             out,
             opts,
+            keys,
             emit_defaults: opts.emit_default_values || opts.emit_unpopulated,
+            depth: 0,
             error: None,
         }
     }
@@ -66,7 +90,7 @@ impl<'a> Encoder<'a> {
     #[inline]
     pub fn unset_field(&mut self, json_key: &'static [u8], proto_key: &'static [u8]) {
         if self.opts.emit_unpopulated {
-            self.field(json_key, proto_key);
+            self.field_non_ascii(json_key, proto_key);
             self.null();
         }
     }
@@ -94,6 +118,7 @@ impl<'a> Encoder<'a> {
     /// first one into the `{` (so no member has to ask whether it is first).
     #[inline]
     pub fn begin_object(&mut self) -> Object {
+        self.depth += 1;
         Object(self.out.len())
     }
 
@@ -101,21 +126,60 @@ impl<'a> Encoder<'a> {
     /// its first member's comma becomes `{`, and `}` follows.
     #[inline]
     pub fn end_object(&mut self, object: Object) {
+        self.depth -= 1;
         self.close(object.0, b'{', b'}');
     }
 
     /// Closes a container that began at `start`, whose members each start
     /// with a comma: `open` replaces the first comma (or, with no members,
-    /// `open` and `close` are written), and `close` is appended.
+    /// `open` and `close` are written), and `close` is appended, on a line
+    /// of its own when pretty-printing.
     #[inline(always)]
     fn close(&mut self, start: usize, open: u8, close: u8) {
         match self.out.get_mut(start) {
             Some(first) => {
                 *first = open;
+                if let Some(spaces) = self.opts.indent {
+                    self.new_line(false, spaces);
+                }
                 self.out.push(close);
             }
             None => self.out.extend_from_slice(&[open, close]),
         }
+    }
+
+    /// Starts a member of an object or an element of an array: the comma,
+    /// and when pretty-printing the new line and indentation.
+    #[inline(always)]
+    fn separator(&mut self) {
+        match self.opts.indent {
+            None => self.out.push(b','),
+            Some(spaces) => self.new_line(true, spaces),
+        }
+    }
+
+    /// A line break and the indentation of the current depth, after a
+    /// comma if `comma`: one short text, when the indentation fits one.
+    #[inline(always)]
+    fn new_line(&mut self, comma: bool, spaces: u8) {
+        let width = self.depth * usize::from(spaces);
+        if width <= ShortText::MAX_SPACES {
+            short::append(self.out, |text| {
+                text.byte_if(b',', comma).byte(b'\n').spaces(width);
+            });
+        } else {
+            self.deep_line(comma, width);
+        }
+    }
+
+    /// [`new_line`](Self::new_line) deeper than a short text holds.
+    #[cold]
+    fn deep_line(&mut self, comma: bool, width: usize) {
+        if comma {
+            self.out.push(b',');
+        }
+        self.out.push(b'\n');
+        self.out.resize(self.out.len() + width, b' ');
     }
 
     /// Starts a field: writes its key, which brings its own separating
@@ -124,10 +188,67 @@ impl<'a> Encoder<'a> {
     /// branch then copies a known number of bytes, with no call to `memcpy`.
     #[inline(always)]
     pub fn field(&mut self, json_key: &'static [u8], proto_key: &'static [u8]) {
-        if self.opts.use_proto_names {
-            self.out.extend_from_slice(proto_key);
+        match self.keys {
+            Keys::Json => self.out.extend_from_slice(json_key),
+            Keys::Proto => self.out.extend_from_slice(proto_key),
+            Keys::Pretty => self.styled_field(json_key, proto_key),
+        }
+    }
+
+    /// [`field`](Self::field) for keys whose JSON name is not ASCII (set by
+    /// a `json_name` option): escaped when the options ask for ASCII only.
+    #[inline(never)]
+    pub fn field_non_ascii(&mut self, json_key: &'static [u8], proto_key: &'static [u8]) {
+        if self.opts.ensure_ascii {
+            self.styled_field(json_key, proto_key);
         } else {
-            self.out.extend_from_slice(json_key);
+            self.field(json_key, proto_key);
+        }
+    }
+
+    /// [`field`](Self::field) when pretty-printing or writing only ASCII:
+    /// the key without its comma and colon, written between a
+    /// [`separator`](Self::separator) and a [`colon`](Self::colon). The
+    /// common case, a short key not deeper than eight spaces, is one short
+    /// text: comma, line break, indentation, key, `": "`.
+    #[inline(never)]
+    fn styled_field(&mut self, json_key: &[u8], proto_key: &[u8]) {
+        let key = if self.opts.use_proto_names {
+            proto_key
+        } else {
+            json_key
+        };
+        let quoted = &key[1..key.len() - 1];
+        let escape = self.opts.ensure_ascii && !quoted.is_ascii();
+        if let Some(spaces) = self.opts.indent {
+            let width = self.depth * usize::from(spaces);
+            if width <= 8 && quoted.len() <= ShortText::MAX_STR && !escape {
+                return short::append(self.out, |text| {
+                    text.byte(b',')
+                        .byte(b'\n')
+                        .word(u64::from_le_bytes([b' '; 8]), width)
+                        .bytes(quoted)
+                        .byte(b':')
+                        .byte(b' ');
+                });
+            }
+        }
+        self.separator();
+        if escape {
+            escape::write_escaped_ascii(self.out, quoted);
+        } else {
+            self.out.extend_from_slice(quoted);
+        }
+        self.colon();
+    }
+
+    /// The `:` after a key, followed by a space when pretty-printing.
+    #[inline(always)]
+    fn colon(&mut self) {
+        if self.opts.indent.is_some() {
+            self.out.extend_from_slice(b": ");
+        } else {
+            self.out.push(b':');
         }
     }
 
@@ -212,7 +333,11 @@ impl<'a> Encoder<'a> {
     /// Writes a string, escaped per RFC 8259.
     #[inline]
     pub fn string(&mut self, v: &str) {
-        escape::write_str(self.out, v);
+        if self.opts.ensure_ascii {
+            escape::write_str_ascii(self.out, v);
+        } else {
+            escape::write_str(self.out, v);
+        }
     }
 
     /// Writes bytes as standard base64 with padding.
@@ -249,13 +374,21 @@ impl<'a> Encoder<'a> {
     /// `write` wrote something other than an object.
     pub(crate) fn inline_object(&mut self, write: impl FnOnce(&mut Self)) -> bool {
         let start = self.out.len();
+        // The members are indented as the outer object's are.
+        self.depth -= 1;
         write(self);
+        self.depth += 1;
         if self.out.get(start) != Some(&b'{') {
             self.out.truncate(start);
             return false;
         }
         self.out[start] = b',';
         self.out.pop();
+        // The new line before the `}` when pretty-printing: a value never
+        // ends in whitespace.
+        while self.out.last().is_some_and(u8::is_ascii_whitespace) {
+            self.out.pop();
+        }
         if self.out.len() == start + 1 {
             // `{}`: no members to add.
             self.out.truncate(start);
@@ -267,10 +400,12 @@ impl<'a> Encoder<'a> {
     #[inline]
     pub fn list<T>(&mut self, items: &[T], mut write: impl FnMut(&mut Self, &T)) {
         let start = self.out.len();
+        self.depth += 1;
         for item in items {
-            self.out.push(b',');
+            self.separator();
             write(self, item);
         }
+        self.depth -= 1;
         self.close(start, b'[', b']');
     }
 
@@ -312,9 +447,9 @@ impl<'a> Encoder<'a> {
         entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
         let object = self.begin_object();
         for &mut (key, value) in entries {
-            self.out.push(b',');
-            key.write_key(self.out);
-            self.out.push(b':');
+            self.separator();
+            key.write_key(self.out, self.opts.ensure_ascii);
+            self.colon();
             write(self, value);
         }
         self.end_object(object);
@@ -397,5 +532,79 @@ mod tests {
         let map: std::collections::HashMap<i32, bool> = [(10, true), (-1, false), (2, true)].into();
         let json = encode(EncodeOptions::new(), |e| e.map(&map, |e, v| e.bool(*v)));
         assert_eq!(json, r#"{"-1":false,"2":true,"10":true}"#);
+    }
+
+    /// Pretty output is Python's `MessageToJson(indent=n)`, byte for byte
+    /// (the texts below are Python protobuf 7.36's, for the same messages;
+    /// `Struct` keys are sorted here, in insertion order there).
+    #[test]
+    fn indent_matches_python() {
+        use prost::Message;
+        use prost_types::{Any, Api, Duration, Method, SourceContext, Struct};
+        let api = Api {
+            name: "n".into(),
+            methods: vec![Method {
+                name: "m".into(),
+                ..Default::default()
+            }],
+            source_context: Some(SourceContext {
+                file_name: "f".into(),
+            }),
+            ..Default::default()
+        };
+        let any = Any {
+            type_url: "type.googleapis.com/google.protobuf.Api".into(),
+            value: api.encode_to_vec(),
+        };
+        let pretty = |spaces, m: &dyn Fn(&mut Encoder<'_>)| {
+            encode(EncodeOptions::new().indent(spaces), |e| m(e))
+        };
+        assert_eq!(
+            pretty(2, &|e| any.write_json(e)),
+            r#"{
+  "@type": "type.googleapis.com/google.protobuf.Api",
+  "name": "n",
+  "methods": [
+    {
+      "name": "m"
+    }
+  ],
+  "sourceContext": {
+    "fileName": "f"
+  }
+}"#
+        );
+        let duration = Any {
+            type_url: "type.googleapis.com/google.protobuf.Duration".into(),
+            value: Duration {
+                seconds: 1,
+                nanos: 0,
+            }
+            .encode_to_vec(),
+        };
+        assert_eq!(
+            pretty(3, &|e| duration.write_json(e)),
+            "{\n   \"@type\": \"type.googleapis.com/google.protobuf.Duration\",\n   \"value\": \"1s\"\n}"
+        );
+        let object: Struct = crate::from_str(r#"{"a": [1, {}, []], "b": {"c": "é"}}"#).unwrap();
+        assert_eq!(
+            encode(EncodeOptions::new().indent(1).ensure_ascii(true), |e| {
+                object.write_json(e)
+            }),
+            "{\n \"a\": [\n  1,\n  {},\n  []\n ],\n \"b\": {\n  \"c\": \"\\u00e9\"\n }\n}"
+        );
+        assert_eq!(
+            encode(EncodeOptions::new().indent(0), |e| object.write_json(e)),
+            "{\n\"a\": [\n1,\n{},\n[]\n],\n\"b\": {\n\"c\": \"é\"\n}\n}"
+        );
+        // An empty message in an `Any` adds no members, and no blank line.
+        let empty = Any {
+            type_url: "type.googleapis.com/google.protobuf.SourceContext".into(),
+            value: Vec::new(),
+        };
+        assert_eq!(
+            pretty(2, &|e| empty.write_json(e)),
+            "{\n  \"@type\": \"type.googleapis.com/google.protobuf.SourceContext\"\n}"
+        );
     }
 }

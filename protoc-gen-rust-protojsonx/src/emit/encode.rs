@@ -26,10 +26,16 @@ pub fn body(message: &Message) -> TokenStream {
     }
 }
 
-/// The key of a field, in both spellings.
+/// The key of a field, in both spellings. A JSON name outside ASCII (from
+/// a `json_name` option) goes through the method that escapes it when the
+/// options ask for ASCII only, so that ASCII keys never check.
 fn key(field: &Field) -> TokenStream {
     let keys = FieldKeys::of(field).for_encoder();
-    quote!(e.field(#keys);)
+    if field.json_name.is_ascii() {
+        quote!(e.field(#keys);)
+    } else {
+        quote!(e.field_non_ascii(#keys);)
+    }
 }
 
 fn field_statement(field: &Field) -> TokenStream {

@@ -656,7 +656,7 @@ impl ::protojsonx_runtime::ProtoJson for Accented {
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
         let object = e.begin_object();
         if e.emit_defaults() || !self.text.is_empty() {
-            e.field(b",\"na\xC3\xAFve\":", b",\"text\":");
+            e.field_non_ascii(b",\"na\xC3\xAFve\":", b",\"text\":");
             e.string(&self.text);
         }
         e.end_object(object);

@@ -1,11 +1,39 @@
 //! One message from an `io::Read` and to an `io::Write`, through a
-//! per-thread buffer that is reused from call to call (see `scratch`).
+//! per-thread buffer that is reused from call to call.
 
+use std::cell::RefCell;
 use std::io::{self, Read};
 
 use crate::error::{Error, ErrorKind};
-use crate::scratch;
 use crate::{DecodeOptions, EncodeOptions, ProtoJson};
+
+thread_local! {
+    /// The buffer [`with_scratch`] lends.
+    static SCRATCH: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The largest buffer kept for the thread's next call; a larger one (from
+/// an outsized message) is freed after use, so it does not stay allocated.
+const KEEP: usize = 1 << 20;
+
+/// Calls `f` with the thread's empty scratch buffer, or with a new one if
+/// that is in use (an `io::Read` or `io::Write` that itself reads or writes
+/// a message) or gone (during thread exit).
+fn with_scratch<T>(mut f: impl FnMut(&mut Vec<u8>) -> T) -> T {
+    let pooled = SCRATCH.try_with(|cell| {
+        let mut buf = cell.try_borrow_mut().ok()?;
+        buf.clear();
+        let result = f(&mut buf);
+        if buf.capacity() > KEEP {
+            *buf = Vec::new();
+        }
+        Some(result)
+    });
+    match pooled {
+        Ok(Some(result)) => result,
+        _ => f(&mut Vec::new()),
+    }
+}
 
 /// [`EncodeOptions::to_writer`]: encodes `msg` into the scratch buffer and
 /// writes it with one `write_all`.
@@ -14,7 +42,7 @@ pub(crate) fn write_message<W: io::Write, M: ProtoJson>(
     mut writer: W,
     msg: &M,
 ) -> Result<(), Error> {
-    scratch::io(|buf| {
+    with_scratch(|buf| {
         opts.encode_into(msg, buf)?;
         super::write_all(&mut writer, buf)
     })
@@ -30,7 +58,7 @@ pub(crate) fn read_message<R: Read, M: ProtoJson>(
 ) -> Result<M, Error> {
     // One byte more than allowed tells a too-large input from one of exactly `max_size`.
     let mut reader = reader.take((max_size as u64).saturating_add(1));
-    scratch::io(|buf| {
+    with_scratch(|buf| {
         if let Err(e) = reader.read_to_end(buf) {
             let message = format!("cannot read the JSON: {e}");
             return Err(Error::new(ErrorKind::Io, message, buf, buf.len()));
@@ -65,7 +93,9 @@ pub fn from_reader<R: Read, M: ProtoJson>(reader: R) -> Result<M, Error> {
 mod tests {
     use super::*;
 
-    use crate::scratch::{KEEP, io_capacity as scratch_capacity};
+    fn scratch_capacity() -> usize {
+        SCRATCH.with(|cell| cell.borrow().capacity())
+    }
 
     #[test]
     fn the_scratch_buffer_is_kept_unless_it_grew_too_large() {
