@@ -163,7 +163,9 @@ impl EncodeOptions {
 
     /// Writes only ASCII: every character outside it is escaped as `\uXXXX`
     /// (lowercase hex; a surrogate pair above U+FFFF), in strings and keys
-    /// alike. Python's `ensure_ascii`; for channels that are not 8-bit clean.
+    /// alike, for channels that are not 8-bit clean. Python's `ensure_ascii`,
+    /// which its `MessageToJson` turns on by default; here UTF-8 is the
+    /// default, as in Go and C++.
     ///
     /// ```
     /// use protojsonx_runtime::EncodeOptions;
