@@ -79,23 +79,18 @@ pub(crate) fn write_str(out: &mut Vec<u8>, s: &str) {
 /// [`write_str`] for strings that are long or need escaping.
 #[inline(never)]
 fn write_long(out: &mut Vec<u8>, bytes: &[u8]) {
+    let plain = scan::plain_len(bytes);
     out.reserve(bytes.len() + 2);
     out.push(b'"');
-    write_unquoted(out, bytes);
-    out.push(b'"');
-}
-
-/// Appends `bytes` escaped, without quotes: plain runs copied, escapes written.
-fn write_unquoted(out: &mut Vec<u8>, bytes: &[u8]) {
-    let plain = scan::plain_len(bytes);
     out.extend_from_slice(&bytes[..plain]);
     if plain < bytes.len() {
         write_escaped(out, &bytes[plain..]);
     }
+    out.push(b'"');
 }
 
 /// Appends `s` as a JSON string literal of ASCII only: escaped as by
-/// [`write_str`], and every non-ASCII character written as `\\uXXXX`
+/// [`write_str`], and every non-ASCII character written as `\uXXXX`
 /// (lowercase hex, two escapes forming a surrogate pair above U+FFFF), as
 /// Python's `ensure_ascii` writes it. The same scan as [`write_str`]'s,
 /// with bytes from 0x80 up flagged too.

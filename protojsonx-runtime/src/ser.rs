@@ -208,9 +208,7 @@ impl<'a> Encoder<'a> {
 
     /// [`field`](Self::field) when pretty-printing or writing only ASCII:
     /// the key without its comma and colon, written between a
-    /// [`separator`](Self::separator) and a [`colon`](Self::colon). The
-    /// common case, a short key not deeper than eight spaces, is one short
-    /// text: comma, line break, indentation, key, `": "`.
+    /// [`separator`](Self::separator) and a [`colon`](Self::colon).
     #[inline(never)]
     fn styled_field(&mut self, json_key: &[u8], proto_key: &[u8]) {
         let key = if self.opts.use_proto_names {
@@ -219,27 +217,20 @@ impl<'a> Encoder<'a> {
             json_key
         };
         let quoted = &key[1..key.len() - 1];
-        let escape = self.opts.ensure_ascii && !quoted.is_ascii();
-        if let Some(spaces) = self.opts.indent {
-            let width = self.depth * usize::from(spaces);
-            if width <= 8 && quoted.len() <= ShortText::MAX_STR && !escape {
-                return short::append(self.out, |text| {
-                    text.byte(b',')
-                        .byte(b'\n')
-                        .word(u64::from_le_bytes([b' '; 8]), width)
-                        .bytes(quoted)
-                        .byte(b':')
-                        .byte(b' ');
-                });
-            }
-        }
         self.separator();
-        if escape {
+        if self.opts.ensure_ascii && !quoted.is_ascii() {
             escape::write_escaped_ascii(self.out, quoted);
+            self.colon();
+        } else if quoted.len() <= ShortText::MAX_STR {
+            // Key, colon and space as one short text: no call to `memcpy`.
+            let pretty = self.opts.indent.is_some();
+            short::append(self.out, |text| {
+                text.bytes(quoted).byte(b':').byte_if(b' ', pretty);
+            });
         } else {
             self.out.extend_from_slice(quoted);
+            self.colon();
         }
-        self.colon();
     }
 
     /// The `:` after a key, followed by a space when pretty-printing.
