@@ -219,6 +219,13 @@ pub fn from_slice<M: ProtoJson>(json: &[u8]) -> Result<M, Error> {
     DecodeOptions::new().from_slice(json)
 }
 
+/// Decodes `json` into `msg` with the default options, replacing what it
+/// held and reusing its memory (see [`DecodeOptions::decode_into`]): the
+/// mirror of [`encode_into`].
+pub fn decode_into<M: ProtoJson>(msg: &mut M, json: &[u8]) -> Result<(), Error> {
+    DecodeOptions::new().decode_into(msg, json)
+}
+
 /// Decodes a message from a ProtoJSON string with the default options.
 pub fn from_str<M: ProtoJson>(json: &str) -> Result<M, Error> {
     DecodeOptions::new().from_str(json)

@@ -362,6 +362,19 @@ impl DecodeOptions {
         decoder.finish()
     }
 
+    /// Decodes `json` into `msg`, replacing what it held, reusing the memory
+    /// it owns: afterwards `msg` equals [`from_slice(json)`](Self::from_slice)
+    /// (fields the input leaves out are cleared), but strings and byte
+    /// buffers keep their capacity, repeated messages are decoded into the
+    /// elements already there, and sub-messages are reused in place. Decoding
+    /// a stream of messages of one shape into one `msg` allocates nothing
+    /// once it has grown (map entries excepted). After an error `msg` holds
+    /// some of the input: decode into it again before using it.
+    pub fn decode_into<M: ProtoJson>(&self, msg: &mut M, json: &[u8]) -> Result<(), Error> {
+        *msg = M::default();
+        self.merge(msg, json)
+    }
+
     /// Decodes a message from `reader`, reading it to its end. The decoder
     /// needs the whole JSON in memory: at most
     /// [`DEFAULT_MAX_SIZE`](crate::stream::DEFAULT_MAX_SIZE) (64 MiB) is read,
