@@ -12,17 +12,45 @@ use protojsonx_runtime::{DecodeOptions, EncodeOptions, ErrorKind, ProtoJson};
 /// levels per message level (maps, lists, Struct, Any).
 const REDECODE_DEPTH: u32 = 1_000;
 
-/// Decodes `json` as `M` with and without `ignore_unknown_fields`; whatever
-/// decodes must round-trip.
-pub fn decode_and_round_trip<M: ProtoJson>(json: &[u8]) {
+/// Decodes `data` as `M` with and without `ignore_unknown_fields`; whatever
+/// decodes must round-trip, and `decode_into` must agree with the fresh
+/// decode (see [`decode_into_agrees`]).
+pub fn decode_and_round_trip<M: ProtoJson>(data: &[u8]) {
     protojsonx_robustness::register_all();
     for opts in [
         DecodeOptions::new(),
         DecodeOptions::new().ignore_unknown_fields(true),
     ] {
-        if let Ok(msg) = M::from_json_with(json, &opts) {
+        decode_into_agrees::<M>(data, &opts);
+        if let Ok(msg) = M::from_json_with(data, &opts) {
             let json = msg.to_json().expect("a decoded message encodes");
             round_trip::<M>(&json);
+        }
+    }
+}
+
+/// `decode_into` gives what a fresh decode gives (the same message, or the
+/// same error), into a message that held something else. `data` is
+/// `earlier 0x00 json` (the message first holds the decode of `earlier`, or
+/// its default when that fails), or just `json`, decoded into the message
+/// holding its own decode and into a default one.
+fn decode_into_agrees<M: ProtoJson>(data: &[u8], opts: &DecodeOptions) {
+    let (earlier, json) = match data.iter().position(|&b| b == 0) {
+        Some(split) => (&data[..split], &data[split + 1..]),
+        None => (data, data),
+    };
+    let fresh = M::from_json_with(json, opts);
+    let held = M::from_json_with(earlier, opts).unwrap_or_default();
+    for mut msg in [held, M::default()] {
+        let into = opts.decode_into(&mut msg, json);
+        match (&fresh, into) {
+            (Ok(fresh), Ok(())) => assert_eq!(
+                msg.to_json().map_err(|e| e.to_string()),
+                fresh.to_json().map_err(|e| e.to_string()),
+                "decode_into and a fresh decode differ"
+            ),
+            (Err(fresh), Err(into)) => assert_eq!(into.to_string(), fresh.to_string()),
+            (fresh, into) => panic!("fresh decode {:?}, decode_into {into:?}", fresh.as_ref().err()),
         }
     }
 }

@@ -43,7 +43,7 @@ static DECODE_URL: [u8; 256] = decode_table(&URL_ALPHABET);
     clippy::enum_variant_names,
     reason = "each variant names what is invalid; the shared prefix reads naturally"
 )]
-pub(crate) enum Base64Error {
+pub enum Base64Error {
     /// A byte that is not in the selected alphabet (or is `=` where only
     /// data may appear) at `offset` in the input.
     InvalidByte {
@@ -107,7 +107,9 @@ pub(crate) fn encode(input: &[u8], out: &mut Vec<u8>) {
 ///   single symbol in its last group.
 /// - Non-zero unused bits in the last symbol are ignored (lenient, like Go's
 ///   non-strict decoder). Whitespace is not allowed.
-pub(crate) fn decode(input: &[u8]) -> Result<Vec<u8>, Base64Error> {
+///
+/// The bytes are appended to `out`; after an error, `out` holds some of them.
+pub(crate) fn decode_into(input: &[u8], out: &mut Vec<u8>) -> Result<(), Base64Error> {
     // Split off the padding: everything from the first `=` on.
     let data_len = input.iter().position(|&b| b == b'=').unwrap_or(input.len());
     let (data, padding) = input.split_at(data_len);
@@ -139,7 +141,7 @@ pub(crate) fn decode(input: &[u8]) -> Result<Vec<u8>, Base64Error> {
         }
     };
 
-    let mut out = Vec::with_capacity(data.len() / 4 * 3 + tail_len.saturating_sub(1));
+    out.reserve(data.len() / 4 * 3 + tail_len.saturating_sub(1));
     let mut groups = data.chunks_exact(4);
     for (index, group) in (&mut groups).enumerate() {
         let a = table[usize::from(group[0])];
@@ -182,13 +184,19 @@ pub(crate) fn decode(input: &[u8]) -> Result<Vec<u8>, Base64Error> {
         }
         _ => {}
     }
-    Ok(out)
+    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{Base64Error, decode, encode};
+    use super::{Base64Error, decode_into, encode};
     use crate::test_rng::Rng;
+
+    /// Decodes into a fresh buffer.
+    fn decode(input: &[u8]) -> Result<Vec<u8>, Base64Error> {
+        let mut out = Vec::new();
+        decode_into(input, &mut out).map(|()| out)
+    }
 
     /// Encodes into a fresh buffer.
     fn enc(input: &[u8]) -> Vec<u8> {

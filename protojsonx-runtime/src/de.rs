@@ -11,14 +11,19 @@ use crate::map::{JsonMap, MapKey};
 use crate::num::{self, NumError};
 use crate::options::DecodeOptions;
 use crate::read::{Peek, Reader};
+use crate::reset::{Bytes, EnumField, Reset};
 use crate::wkt::TypeRegistry;
-use crate::{JsonEnum, ProtoJson, base64};
+use crate::{JsonEnum, ProtoJson};
 
 /// Reads ProtoJSON values from a byte slice. Part of the contract with generated code.
 pub struct Decoder<'a> {
     r: Reader<'a>,
     opts: DecodeOptions,
     depth_left: u32,
+    /// Whether the input replaces what the message held (`decode_into`),
+    /// rather than merging into it: fields the input leaves out, or sets to
+    /// `null`, are then cleared. See [`replacing`](Self::replacing).
+    replacing: bool,
     /// While the fields of a message packed in a `google.protobuf.Any` are
     /// read inline: the depth budget left inside that object (which tells
     /// its keys apart from those of nested objects), and whether its `@type`
@@ -33,13 +38,63 @@ impl<'a> Decoder<'a> {
             r: Reader::new(input),
             opts,
             depth_left: opts.max_depth,
+            replacing: false,
             any_body: None,
+        }
+    }
+
+    /// A decoder at the start of `input` whose values replace what the
+    /// message read into held, reusing its memory (`decode_into`).
+    pub(crate) fn replacing(input: &'a [u8], opts: DecodeOptions) -> Self {
+        Decoder {
+            replacing: true,
+            ..Self::new(input, opts)
         }
     }
 
     /// Checks that only whitespace is left after the top-level value.
     pub(crate) fn finish(&mut self) -> Result<(), Error> {
         self.r.finish()
+    }
+
+    /// Whether values replace what the message held (`decode_into`) rather
+    /// than merge into it. Generated `read_json` bodies then clear the fields
+    /// the object left out (see [`Seen::reset`]), and the readers here
+    /// overwrite lists and maps instead of appending to them.
+    #[inline]
+    pub fn replaces(&self) -> bool {
+        self.replacing
+    }
+
+    /// Clears `field` when values replace (a field set to an enum name
+    /// skipped by `ignore_unknown_fields`); merging leaves it as it was.
+    #[inline]
+    pub fn unset<T: Reset>(&self, field: &mut T) {
+        if self.replacing {
+            field.reset();
+        }
+    }
+
+    /// Consumes `null` if it is the next value, which means "not set":
+    /// `field` is then [unset](Self::unset). Reports whether it was `null`.
+    #[inline]
+    pub fn take_null_for<T: Reset>(&mut self, field: &mut T) -> bool {
+        let null = self.r.null();
+        if null {
+            self.unset(field);
+        }
+        null
+    }
+
+    /// [`take_null_for`](Self::take_null_for) for a field that holds a
+    /// message directly (proto2 `required`), unset to its default.
+    #[inline]
+    pub fn take_null_for_message<M: Default>(&mut self, field: &mut M) -> bool {
+        let null = self.r.null();
+        if null && self.replacing {
+            *field = M::default();
+        }
+        null
     }
 
     /// Whether unknown fields and enum names are skipped rather than rejected.
@@ -148,14 +203,15 @@ impl<'a> Decoder<'a> {
     /// Any other key is read as a string and looked up with `lookup`, which
     /// maps both spellings to the field's index. `field` reads the value of
     /// the field at an index. Unknown keys, duplicate fields and error paths
-    /// are handled here.
+    /// are handled here. Returns the indexes of the fields the object held,
+    /// for [`Seen::reset`].
     #[inline]
     pub fn read_fields(
         &mut self,
         keys: &'static [FieldKeys],
         lookup: impl Fn(&[u8]) -> Option<usize>,
         mut field: impl FnMut(&mut Self, usize) -> Result<(), Error>,
-    ) -> Result<(), Error> {
+    ) -> Result<Seen, Error> {
         self.open_object()?;
         let mut seen = Seen::new(keys.len());
         let mut first = true;
@@ -198,7 +254,7 @@ impl<'a> Decoder<'a> {
             next = index + 1;
         }
         self.leave();
-        Ok(())
+        Ok(seen)
     }
 
     /// Marks a field as read, failing if it was read before in this object.
@@ -464,18 +520,64 @@ impl<'a> Decoder<'a> {
         }
     }
 
+    /// Reads a string into `out`, replacing its text and keeping its memory.
+    #[inline]
+    pub fn read_string_into(&mut self, out: &mut String) -> Result<(), Error> {
+        out.clear();
+        if let Some(plain) = self.r.plain_string() {
+            out.push_str(plain);
+            return Ok(());
+        }
+        match self.r.peek() {
+            Peek::String => self.r.string_slow_into(out),
+            found => Err(self.expected("string", found)),
+        }
+    }
+
+    /// Reads a string, borrowed from the input unless it holds escapes.
+    #[inline]
+    pub(crate) fn read_str(&mut self) -> Result<Cow<'a, str>, Error> {
+        match self.r.peek() {
+            Peek::String => self.r.string(),
+            found => Err(self.expected("string", found)),
+        }
+    }
+
     /// Reads bytes from base64, standard or URL-safe, padded or not.
     #[inline]
-    pub fn read_bytes<B: From<Vec<u8>>>(&mut self) -> Result<B, Error> {
+    pub fn read_bytes<B: Bytes>(&mut self) -> Result<B, Error> {
+        let mut bytes = B::default();
+        self.read_bytes_into(&mut bytes)?;
+        Ok(bytes)
+    }
+
+    /// Reads bytes into `out`, replacing what it held (and keeping the
+    /// memory of a `Vec<u8>`).
+    #[inline]
+    pub fn read_bytes_into<B: Bytes>(&mut self, out: &mut B) -> Result<(), Error> {
         let found = self.r.peek();
         if found != Peek::String {
             return Err(self.expected("base64 string", found));
         }
         let start = self.r.offset();
         let text = self.r.string()?;
-        base64::decode(text.as_bytes())
-            .map(B::from)
+        out.decode_base64(text.as_bytes())
             .map_err(|e| self.invalid_at(start, format!("invalid value for bytes: {e}")))
+    }
+
+    /// Reads an enum value into `field` (an `i32`, or an `Option<i32>` for a
+    /// field with presence). An unknown name skipped by `ignore_unknown_fields`
+    /// leaves the field unset (see [`unset`](Self::unset)).
+    #[inline]
+    pub fn read_enum_into<E: JsonEnum, F: EnumField>(
+        &mut self,
+        field: &mut F,
+    ) -> Result<(), Error> {
+        match self.read_enum::<E>()? {
+            Some(v) => field.set(v),
+            None => self.unset(field),
+        }
+        Ok(())
     }
 
     /// Reads an enum value by name or number. `None` means an unknown name was
@@ -525,7 +627,8 @@ impl<'a> Decoder<'a> {
         Ok(msg)
     }
 
-    /// Reads an array, appending each element that `read` returns to `list`.
+    /// Reads an array, appending each element that `read` returns to `list`
+    /// (replacing what it held, when [values replace](Self::replaces)).
     #[inline]
     pub fn read_list<T>(
         &mut self,
@@ -545,6 +648,9 @@ impl<'a> Decoder<'a> {
         list: &mut Vec<T>,
         mut read: impl FnMut(&mut Self) -> Result<Option<T>, Error>,
     ) -> Result<(), Error> {
+        if self.replacing {
+            list.clear();
+        }
         self.array(|d| {
             if let Some(item) = read(d)? {
                 list.push(item);
@@ -554,16 +660,35 @@ impl<'a> Decoder<'a> {
     }
 
     /// Reads an array of messages, each one read in place at the end of
-    /// `list` (a message is not moved after it is read).
+    /// `list` (a message is not moved after it is read). When values
+    /// replace, the elements already in `list` are read into again.
     #[inline]
     pub fn read_message_list<M: ProtoJson>(&mut self, list: &mut Vec<M>) -> Result<(), Error> {
+        self.read_list_in_place(list, |d, msg| msg.read_json(d))
+    }
+
+    /// Reads an array into `list`, each element by `read` into a slot: the
+    /// next element already there when values replace (so that its memory
+    /// is reused), else a new one at the end. Extra old elements are dropped.
+    #[inline]
+    pub fn read_list_in_place<T: Default>(
+        &mut self,
+        list: &mut Vec<T>,
+        mut read: impl FnMut(&mut Self, &mut T) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        let mut len = if self.replacing { 0 } else { list.len() };
         self.array(|d| {
-            list.push(M::default());
-            match list.last_mut() {
-                Some(msg) => msg.read_json(d),
+            if len == list.len() {
+                list.push(T::default());
+            }
+            len += 1;
+            match list.get_mut(len - 1) {
+                Some(slot) => read(d, slot),
                 None => Ok(()),
             }
-        })
+        })?;
+        list.truncate(len);
+        Ok(())
     }
 
     /// Reads an array, calling `element` to consume each element; errors
@@ -587,7 +712,8 @@ impl<'a> Decoder<'a> {
     }
 
     /// Reads an object into a map field, each value through `read`.
-    /// Duplicate keys are errors.
+    /// Duplicate keys are errors. When values replace, the map is cleared
+    /// first (keeping its table; its entries are new).
     #[inline]
     pub fn read_map<K: MapKey, V>(
         &mut self,
@@ -611,6 +737,9 @@ impl<'a> Decoder<'a> {
         mut read: impl FnMut(&mut Self) -> Result<Option<V>, Error>,
     ) -> Result<(), Error> {
         self.open_object()?;
+        if self.replacing {
+            map.clear();
+        }
         let mut first = true;
         while let Some(key) = self.r.next_key(&mut first)? {
             let start = self.r.offset();
@@ -675,7 +804,9 @@ impl Key<'_> {
 
 /// The fields read so far in one object, by index: a bit each, in one word
 /// for the first 64 fields, on the heap (only for larger messages) after.
-struct Seen {
+/// [`Decoder::read_fields`] returns it, and generated code resets the fields
+/// it does not hold when values replace. Part of the contract with generated code.
+pub struct Seen {
     first: u64,
     rest: Vec<u64>,
 }
@@ -690,6 +821,32 @@ impl Seen {
             Vec::new()
         };
         Seen { first: 0, rest }
+    }
+
+    /// Whether the field at `index` was read.
+    #[inline]
+    pub fn contains(&self, index: usize) -> bool {
+        let (word, bit) = match index.checked_sub(64) {
+            None => (self.first, index),
+            Some(i) => (self.rest[i / 64], i % 64),
+        };
+        word & 1 << bit != 0
+    }
+
+    /// Resets `field`, the field at `index`, unless the object held it.
+    #[inline]
+    pub fn reset<T: Reset>(&self, index: usize, field: &mut T) {
+        if !self.contains(index) {
+            field.reset();
+        }
+    }
+
+    /// [`reset`](Self::reset) for a field that holds a message directly.
+    #[inline]
+    pub fn reset_message<M: Default>(&self, index: usize, field: &mut M) {
+        if !self.contains(index) {
+            *field = M::default();
+        }
     }
 
     /// Adds `index`; false if it was already there.

@@ -57,6 +57,7 @@ mod map;
 mod num;
 mod options;
 mod read;
+mod reset;
 mod scan;
 mod ser;
 #[cfg(feature = "serde")]
@@ -80,8 +81,9 @@ pub use wkt::{TypeRegistry, register, register_with};
 #[doc(hidden)]
 pub mod __private {
     pub use crate::JsonEnum;
-    pub use crate::de::Decoder;
+    pub use crate::de::{Decoder, Seen};
     pub use crate::map::{JsonMap, MapKey};
+    pub use crate::reset::{Bytes, EnumField, Reset, reset_unless};
     pub use crate::ser::{Encoder, Object};
     pub use crate::size_hint::SizeHint;
     pub use crate::wkt::compiled::{read_as, write_as};

@@ -67,6 +67,8 @@ int_map_key!(
 pub trait JsonMap<K, V> {
     /// Inserts `key` unless it is present already; reports whether it was inserted.
     fn insert_new(&mut self, key: K, value: V) -> bool;
+    /// Removes every entry (a hash map keeps its table).
+    fn clear(&mut self);
 }
 
 impl<K: Eq + Hash, V, S: BuildHasher> JsonMap<K, V> for HashMap<K, V, S> {
@@ -79,6 +81,10 @@ impl<K: Eq + Hash, V, S: BuildHasher> JsonMap<K, V> for HashMap<K, V, S> {
             }
         }
     }
+
+    fn clear(&mut self) {
+        HashMap::clear(self);
+    }
 }
 
 impl<K: Ord, V> JsonMap<K, V> for BTreeMap<K, V> {
@@ -90,6 +96,10 @@ impl<K: Ord, V> JsonMap<K, V> for BTreeMap<K, V> {
                 true
             }
         }
+    }
+
+    fn clear(&mut self) {
+        BTreeMap::clear(self);
     }
 }
 

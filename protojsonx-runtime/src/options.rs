@@ -371,8 +371,9 @@ impl DecodeOptions {
     /// once it has grown (map entries excepted). After an error `msg` holds
     /// some of the input: decode into it again before using it.
     pub fn decode_into<M: ProtoJson>(&self, msg: &mut M, json: &[u8]) -> Result<(), Error> {
-        *msg = M::default();
-        self.merge(msg, json)
+        let mut decoder = Decoder::replacing(json, *self);
+        msg.read_json(&mut decoder)?;
+        decoder.finish()
     }
 
     /// Decodes a message from `reader`, reading it to its end. The decoder

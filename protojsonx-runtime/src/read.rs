@@ -365,7 +365,21 @@ impl<'a> Reader<'a> {
             self.pos = end + 1;
             return Ok(Cow::Borrowed(text));
         }
-        self.string_with_escapes(start, end).map(Cow::Owned)
+        let mut out = String::with_capacity(end - start + 16);
+        self.string_with_escapes(start, end, &mut out)?;
+        Ok(Cow::Owned(out))
+    }
+
+    /// [`string_slow`](Self::string_slow), appending the text to `out`
+    /// (escapes decoded straight into it) instead of returning it.
+    #[inline(never)]
+    pub(crate) fn string_slow_into(&mut self, out: &mut String) -> Result<(), Error> {
+        if self.input.get(self.pos) != Some(&b'"') {
+            return Err(self.unexpected("string"));
+        }
+        let start = self.pos + 1;
+        let end = start + scan::plain_len(&self.input[start..]);
+        self.string_with_escapes(start, end, out)
     }
 
     /// Validates `input[start..end]` as UTF-8.
@@ -380,10 +394,15 @@ impl<'a> Reader<'a> {
         })
     }
 
-    /// The slow path of [`string`](Self::string): the body holds escapes (or is malformed).
-    /// `start` is the first byte of the body, `i` the first byte the fast scan stopped at.
-    fn string_with_escapes(&mut self, start: usize, mut i: usize) -> Result<String, Error> {
-        let mut out = String::with_capacity(i - start + 16);
+    /// The slow path of [`string`](Self::string): the body holds escapes (or
+    /// is malformed), and is appended to `out`. `start` is the first byte of
+    /// the body, `i` the first byte the fast scan stopped at.
+    fn string_with_escapes(
+        &mut self,
+        start: usize,
+        mut i: usize,
+        out: &mut String,
+    ) -> Result<(), Error> {
         out.push_str(self.utf8(start, i)?);
         loop {
             let run = i;
@@ -392,9 +411,9 @@ impl<'a> Reader<'a> {
             match self.input.get(i) {
                 Some(b'"') => {
                     self.pos = i + 1;
-                    return Ok(out);
+                    return Ok(());
                 }
-                Some(b'\\') => i = self.escape(i, &mut out)?,
+                Some(b'\\') => i = self.escape(i, out)?,
                 Some(&b) => {
                     let message = format!("control character {} in string", describe_byte(b));
                     return Err(self.error_at(i, ErrorKind::Syntax, message));

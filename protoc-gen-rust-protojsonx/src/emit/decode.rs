@@ -4,6 +4,11 @@
 //! field; oneof checks, proto2 `required` fields noted as they are read and
 //! checked at the end, and `null` meaning "not set" except for `Value` and
 //! `NullValue`. Duplicates, unknown keys and error paths are the runtime's.
+//!
+//! The same body serves merging and `decode_into`, where the input replaces
+//! what the message held: values are read into the memory fields already
+//! own (strings, bytes, list elements, sub-messages, oneof members), and when
+//! the decoder replaces, the fields the object left out are reset at its end.
 
 use std::collections::HashSet;
 
@@ -38,10 +43,7 @@ pub fn body(message: &Message) -> TokenStream {
                 let slot = Literal::usize_unsuffixed(slot);
                 read = quote!(required[#slot] = true; #read);
             }
-            // `null` means "not set" (the field is left as it is) except for
-            // the kinds whose values include it; an absent field skips it.
-            let null_unsets = !kind.null_is_value() && !matches!(field.shape, Shape::Absent(_));
-            (index, null_unsets, read)
+            (index, not_null(field, kind), read)
         })
         .collect();
     let dispatch = dispatch(&arms);
@@ -49,18 +51,29 @@ pub fn body(message: &Message) -> TokenStream {
         let count = Literal::usize_unsuffixed(message.oneofs.len());
         quote!(let mut seen_oneofs = [false; #count];)
     });
+    let (fields_reset, resets) = resets(message);
+    let seen = if fields_reset {
+        quote!(let seen =)
+    } else {
+        quote!()
+    };
     let read_fields = quote! {
-        d.read_fields(
+        #seen d.read_fields(
             &[#(#keys),*],
             |key| #lookup,
             |d, field| {
                 #dispatch
                 ::core::result::Result::Ok(())
             },
-        )
+        )?;
     };
     if required.is_empty() {
-        return quote!(#oneofs #read_fields);
+        return quote! {
+            #oneofs
+            #read_fields
+            #resets
+            ::core::result::Result::Ok(())
+        };
     }
     let count = Literal::usize_unsuffixed(required.len());
     let names = required.iter().map(|f| &f.json_name);
@@ -68,28 +81,95 @@ pub fn body(message: &Message) -> TokenStream {
         #oneofs
         let start = d.offset();
         let mut required = [false; #count];
-        #read_fields?;
+        #read_fields
+        #resets
         d.check_required(start, &required, &[#(#names),*])
     }
 }
 
+/// When the decoder replaces: resets each field the object left out, and
+/// each oneof none of whose members it set. Also tells whether any field is
+/// reset (the statements then use `seen`).
+fn resets(message: &Message) -> (bool, TokenStream) {
+    let fields: Vec<_> = message
+        .fields
+        .iter()
+        .enumerate()
+        .filter_map(|(index, field)| {
+            let name = ident(&field.rust_name);
+            let index = Literal::usize_unsuffixed(index);
+            match &field.shape {
+                Shape::OneofMember { .. } | Shape::Absent(_) => None,
+                _ if holds_message(field) => {
+                    Some(quote!(seen.reset_message(#index, &mut self.#name);))
+                }
+                _ => Some(quote!(seen.reset(#index, &mut self.#name);)),
+            }
+        })
+        .collect();
+    let reset_unless = rt::reset_unless();
+    let oneofs = message.oneofs.iter().enumerate().map(|(slot, oneof)| {
+        let name = ident(&oneof.rust_name);
+        let slot = Literal::usize_unsuffixed(slot);
+        quote!(#reset_unless(seen_oneofs[#slot], &mut self.#name);)
+    });
+    if fields.is_empty() && message.oneofs.is_empty() {
+        return (false, TokenStream::new());
+    }
+    let resets = quote! {
+        if d.replaces() {
+            #(#fields)*
+            #(#oneofs)*
+        }
+    };
+    (!fields.is_empty(), resets)
+}
+
+/// Whether the field stores a message directly, not in an `Option` (a
+/// proto2 `required` message field).
+fn holds_message(field: &Field) -> bool {
+    matches!(
+        &field.shape,
+        Shape::Implicit(Kind::Message { .. }) | Shape::Required(Kind::Message { .. })
+    )
+}
+
+/// The condition under which a field's value is read rather than taken as
+/// `null`, or `None` where the reader takes `null` itself (`Value`,
+/// `NullValue`, and absent fields, which skip any value). A `null` meaning
+/// "not set" unsets the field (see `Decoder::take_null_for`), except for a
+/// oneof member: its oneof is reset at the end of the object if no other
+/// member set it.
+fn not_null(field: &Field, kind: &Kind) -> Option<TokenStream> {
+    if kind.null_is_value() || matches!(field.shape, Shape::Absent(_)) {
+        return None;
+    }
+    if matches!(field.shape, Shape::OneofMember { .. }) {
+        return Some(quote!(!d.take_null()));
+    }
+    let name = ident(&field.rust_name);
+    Some(if holds_message(field) {
+        quote!(!d.take_null_for_message(&mut self.#name))
+    } else {
+        quote!(!d.take_null_for(&mut self.#name))
+    })
+}
+
 /// Runs the statements of the field at index `field`: a `match` with an arm
-/// per field, each `(index, null_unsets, read)`; a field whose `null` means
-/// "not set" reads nothing for it (the arm is guarded, `_` takes it). One
+/// per field, each `(index, not_null, read)`; `_` takes the `null`s. One
 /// field gets an `if` (clippy's `single_match`).
-fn dispatch(arms: &[(usize, bool, TokenStream)]) -> TokenStream {
-    let guard = |null_unsets: bool| null_unsets.then(|| quote!(if !d.take_null()));
-    if let [(_, null_unsets, read)] = arms {
-        let condition = null_unsets.then(|| quote!(&&!d.take_null()));
+fn dispatch(arms: &[(usize, Option<TokenStream>, TokenStream)]) -> TokenStream {
+    if let [(_, not_null, read)] = arms {
+        let condition = not_null.as_ref().map(|c| quote!(&& #c));
         return quote! {
             if field == 0 #condition {
                 #read
             }
         };
     }
-    let arms = arms.iter().map(|(index, null_unsets, read)| {
+    let arms = arms.iter().map(|(index, not_null, read)| {
         let index = Literal::usize_unsuffixed(*index);
-        let guard = guard(*null_unsets);
+        let guard = not_null.as_ref().map(|c| quote!(if #c));
         quote!(#index #guard => { #read })
     });
     quote! {
@@ -136,13 +216,13 @@ fn read_field<'m>(message: &'m Message, field: &'m Field) -> (&'m Kind, TokenStr
             let read = match kind {
                 Kind::Enum { rust_path, .. } => {
                     let ty = path(rust_path);
-                    quote! {
-                        if let ::core::option::Option::Some(v) = d.read_enum::<#ty>()? {
-                            self.#name = v;
-                        }
-                    }
+                    quote!(d.read_enum_into::<#ty, _>(&mut self.#name)?;)
                 }
                 Kind::Message { .. } => quote!(d.read_message(&mut self.#name)?;),
+                Kind::String | Kind::Bytes => {
+                    let method = reader_into(kind);
+                    quote!(d.#method(&mut self.#name)?;)
+                }
                 _ => {
                     let value = read_value(kind);
                     quote!(self.#name = #value?;)
@@ -154,15 +234,15 @@ fn read_field<'m>(message: &'m Message, field: &'m Field) -> (&'m Kind, TokenStr
             let read = match kind {
                 Kind::Enum { rust_path, .. } => {
                     let ty = path(rust_path);
-                    quote! {
-                        if let ::core::option::Option::Some(v) = d.read_enum::<#ty>()? {
-                            self.#name = ::core::option::Option::Some(v);
-                        }
-                    }
+                    quote!(d.read_enum_into::<#ty, _>(&mut self.#name)?;)
                 }
                 Kind::Message { .. } => quote! {
                     d.read_message(self.#name.get_or_insert_with(::core::default::Default::default))?;
                 },
+                Kind::String | Kind::Bytes => {
+                    let method = reader_into(kind);
+                    quote!(d.#method(self.#name.get_or_insert_with(::core::default::Default::default))?;)
+                }
                 _ => {
                     let value = read_value(kind);
                     quote!(self.#name = ::core::option::Option::Some(#value?);)
@@ -177,6 +257,11 @@ fn read_field<'m>(message: &'m Message, field: &'m Field) -> (&'m Kind, TokenStr
                     quote!(d.read_enum_list::<#ty>(&mut self.#name)?;)
                 }
                 Kind::Message { .. } => quote!(d.read_message_list(&mut self.#name)?;),
+                Kind::String | Kind::Bytes => {
+                    let decoder = rt::decoder();
+                    let method = reader_into(kind);
+                    quote!(d.read_list_in_place(&mut self.#name, #decoder::#method)?;)
+                }
                 _ => {
                     let read = read_fn(kind);
                     quote!(d.read_list(&mut self.#name, #read)?;)
@@ -210,6 +295,26 @@ fn read_field<'m>(message: &'m Message, field: &'m Field) -> (&'m Kind, TokenStr
                     quote! {
                         if let ::core::option::Option::Some(v) = d.read_enum::<#ty>()? {
                             self.#field_name = ::core::option::Option::Some(#variant(v));
+                        } else {
+                            d.unset(&mut self.#field_name);
+                        }
+                    }
+                }
+                // The member already set is read into, keeping its memory.
+                Kind::String | Kind::Bytes | Kind::Message { .. } => {
+                    let into = match kind {
+                        Kind::Message { .. } => quote!(d.read_message(v)?;),
+                        _ => {
+                            let method = reader_into(kind);
+                            quote!(d.#method(v)?;)
+                        }
+                    };
+                    let value = read_value(kind);
+                    quote! {
+                        if let ::core::option::Option::Some(#variant(v)) = &mut self.#field_name {
+                            #into
+                        } else {
+                            self.#field_name = ::core::option::Option::Some(#variant(#value?));
                         }
                     }
                 }
@@ -240,6 +345,17 @@ fn read_fn(kind: &Kind) -> TokenStream {
     let decoder = rt::decoder();
     let method = reader(kind);
     quote!(#decoder::#method)
+}
+
+/// The name of the decoder method reading a string or bytes into the memory
+/// of a field.
+fn reader_into(kind: &Kind) -> Ident {
+    let name = match kind {
+        Kind::String => "read_string_into",
+        Kind::Bytes => "read_bytes_into",
+        _ => unreachable!("only strings and bytes are read into a field"),
+    };
+    Ident::new(name, Span::call_site())
 }
 
 /// The name of the decoder method reading one value of a non-enum kind.

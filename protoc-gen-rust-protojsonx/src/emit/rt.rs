@@ -25,6 +25,12 @@ pub fn decoder() -> TokenStream {
     quote!(::protojsonx_runtime::__private::Decoder)
 }
 
+/// Resets a field unless a flag says the input set it (for oneofs, when
+/// the decoder replaces).
+pub fn reset_unless() -> TokenStream {
+    quote!(::protojsonx_runtime::__private::reset_unless)
+}
+
 /// The per-type output size hint, a static in every message's impl.
 pub fn size_hint() -> TokenStream {
     quote!(::protojsonx_runtime::__private::SizeHint)

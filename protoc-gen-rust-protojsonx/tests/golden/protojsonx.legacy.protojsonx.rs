@@ -20,19 +20,28 @@ impl ::protojsonx_runtime::ProtoJson for Child {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        d.read_fields(
-            &[(b"\"name\":", b"\"name\":")],
-            |key| match key {
-                b"name" => ::core::option::Option::Some(0),
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                if field == 0 && !d.take_null() {
-                    self.name = ::core::option::Option::Some(d.read_string()?);
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+        let seen = d
+            .read_fields(
+                &[(b"\"name\":", b"\"name\":")],
+                |key| match key {
+                    b"name" => ::core::option::Option::Some(0),
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    if field == 0 && !d.take_null_for(&mut self.name) {
+                        d.read_string_into(
+                            self
+                                .name
+                                .get_or_insert_with(::core::default::Default::default),
+                        )?;
+                    }
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.name);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::ProtoJson for Legacy {
@@ -128,119 +137,153 @@ impl ::protojsonx_runtime::ProtoJson for Legacy {
         let mut seen_oneofs = [false; 1];
         let start = d.offset();
         let mut required = [false; 2];
-        d.read_fields(
-            &[
-                (b"\"optInt32\":", b"\"opt_int32\":"),
-                (b"\"optString\":", b"\"opt_string\":"),
-                (b"\"optEnum\":", b"\"opt_enum\":"),
-                (b"\"optBytes\":", b"\"opt_bytes\":"),
-                (b"\"reqInt64\":", b"\"req_int64\":"),
-                (b"\"reqChild\":", b"\"req_child\":"),
-                (b"\"repInt32\":", b"\"rep_int32\":"),
-                (b"\"grouped\":", b"\"grouped\":"),
-                (b"\"item\":", b"\"item\":"),
-                (b"\"child\":", b"\"child\":"),
-                (b"\"children\":", b"\"children\":"),
-                (b"\"cInt\":", b"\"c_int\":"),
-                (b"\"cChild\":", b"\"c_child\":"),
-                (b"\"optDouble\":", b"\"opt_double\":"),
-                (b"\"optFloat\":", b"\"opt_float\":"),
-            ],
-            |key| match key {
-                b"optInt32" | b"opt_int32" => ::core::option::Option::Some(0),
-                b"optString" | b"opt_string" => ::core::option::Option::Some(1),
-                b"optEnum" | b"opt_enum" => ::core::option::Option::Some(2),
-                b"optBytes" | b"opt_bytes" => ::core::option::Option::Some(3),
-                b"reqInt64" | b"req_int64" => ::core::option::Option::Some(4),
-                b"reqChild" | b"req_child" => ::core::option::Option::Some(5),
-                b"repInt32" | b"rep_int32" => ::core::option::Option::Some(6),
-                b"grouped" => ::core::option::Option::Some(7),
-                b"item" => ::core::option::Option::Some(8),
-                b"child" => ::core::option::Option::Some(9),
-                b"children" => ::core::option::Option::Some(10),
-                b"cInt" | b"c_int" => ::core::option::Option::Some(11),
-                b"cChild" | b"c_child" => ::core::option::Option::Some(12),
-                b"optDouble" | b"opt_double" => ::core::option::Option::Some(13),
-                b"optFloat" | b"opt_float" => ::core::option::Option::Some(14),
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        self.opt_int32 = ::core::option::Option::Some(d.read_i32()?);
-                    }
-                    1 if !d.take_null() => {
-                        self.opt_string = ::core::option::Option::Some(d.read_string()?);
-                    }
-                    2 if !d.take_null() => {
-                        if let ::core::option::Option::Some(v) = d.read_enum::<Closed>()?
-                        {
-                            self.opt_enum = ::core::option::Option::Some(v);
+        let seen = d
+            .read_fields(
+                &[
+                    (b"\"optInt32\":", b"\"opt_int32\":"),
+                    (b"\"optString\":", b"\"opt_string\":"),
+                    (b"\"optEnum\":", b"\"opt_enum\":"),
+                    (b"\"optBytes\":", b"\"opt_bytes\":"),
+                    (b"\"reqInt64\":", b"\"req_int64\":"),
+                    (b"\"reqChild\":", b"\"req_child\":"),
+                    (b"\"repInt32\":", b"\"rep_int32\":"),
+                    (b"\"grouped\":", b"\"grouped\":"),
+                    (b"\"item\":", b"\"item\":"),
+                    (b"\"child\":", b"\"child\":"),
+                    (b"\"children\":", b"\"children\":"),
+                    (b"\"cInt\":", b"\"c_int\":"),
+                    (b"\"cChild\":", b"\"c_child\":"),
+                    (b"\"optDouble\":", b"\"opt_double\":"),
+                    (b"\"optFloat\":", b"\"opt_float\":"),
+                ],
+                |key| match key {
+                    b"optInt32" | b"opt_int32" => ::core::option::Option::Some(0),
+                    b"optString" | b"opt_string" => ::core::option::Option::Some(1),
+                    b"optEnum" | b"opt_enum" => ::core::option::Option::Some(2),
+                    b"optBytes" | b"opt_bytes" => ::core::option::Option::Some(3),
+                    b"reqInt64" | b"req_int64" => ::core::option::Option::Some(4),
+                    b"reqChild" | b"req_child" => ::core::option::Option::Some(5),
+                    b"repInt32" | b"rep_int32" => ::core::option::Option::Some(6),
+                    b"grouped" => ::core::option::Option::Some(7),
+                    b"item" => ::core::option::Option::Some(8),
+                    b"child" => ::core::option::Option::Some(9),
+                    b"children" => ::core::option::Option::Some(10),
+                    b"cInt" | b"c_int" => ::core::option::Option::Some(11),
+                    b"cChild" | b"c_child" => ::core::option::Option::Some(12),
+                    b"optDouble" | b"opt_double" => ::core::option::Option::Some(13),
+                    b"optFloat" | b"opt_float" => ::core::option::Option::Some(14),
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    match field {
+                        0 if !d.take_null_for(&mut self.opt_int32) => {
+                            self.opt_int32 = ::core::option::Option::Some(d.read_i32()?);
                         }
+                        1 if !d.take_null_for(&mut self.opt_string) => {
+                            d.read_string_into(
+                                self
+                                    .opt_string
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        2 if !d.take_null_for(&mut self.opt_enum) => {
+                            d.read_enum_into::<Closed, _>(&mut self.opt_enum)?;
+                        }
+                        3 if !d.take_null_for(&mut self.opt_bytes) => {
+                            d.read_bytes_into(
+                                self
+                                    .opt_bytes
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        4 if !d.take_null_for(&mut self.req_int64) => {
+                            required[0] = true;
+                            self.req_int64 = d.read_i64()?;
+                        }
+                        5 if !d.take_null_for_message(&mut self.req_child) => {
+                            required[1] = true;
+                            d.read_message(&mut self.req_child)?;
+                        }
+                        6 if !d.take_null_for(&mut self.rep_int32) => {
+                            d.read_list(
+                                &mut self.rep_int32,
+                                ::protojsonx_runtime::__private::Decoder::read_i32,
+                            )?;
+                        }
+                        7 if !d.take_null_for(&mut self.grouped) => {
+                            d.read_message(
+                                self
+                                    .grouped
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        8 if !d.take_null_for(&mut self.item) => {
+                            d.read_message_list(&mut self.item)?;
+                        }
+                        9 if !d.take_null_for(&mut self.child) => {
+                            d.read_message(
+                                self
+                                    .child
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        10 if !d.take_null_for(&mut self.children) => {
+                            d.read_map(
+                                &mut self.children,
+                                ::protojsonx_runtime::__private::Decoder::new_message,
+                            )?;
+                        }
+                        11 if !d.take_null() => {
+                            d.mark_oneof(&mut seen_oneofs[0], "choice")?;
+                            self.choice = ::core::option::Option::Some(
+                                legacy::Choice::CInt(d.read_i32()?),
+                            );
+                        }
+                        12 if !d.take_null() => {
+                            d.mark_oneof(&mut seen_oneofs[0], "choice")?;
+                            if let ::core::option::Option::Some(
+                                legacy::Choice::CChild(v),
+                            ) = &mut self.choice
+                            {
+                                d.read_message(v)?;
+                            } else {
+                                self.choice = ::core::option::Option::Some(
+                                    legacy::Choice::CChild(d.new_message()?),
+                                );
+                            }
+                        }
+                        13 if !d.take_null_for(&mut self.opt_double) => {
+                            self.opt_double = ::core::option::Option::Some(
+                                d.read_f64()?,
+                            );
+                        }
+                        14 if !d.take_null_for(&mut self.opt_float) => {
+                            self.opt_float = ::core::option::Option::Some(d.read_f32()?);
+                        }
+                        _ => {}
                     }
-                    3 if !d.take_null() => {
-                        self.opt_bytes = ::core::option::Option::Some(d.read_bytes()?);
-                    }
-                    4 if !d.take_null() => {
-                        required[0] = true;
-                        self.req_int64 = d.read_i64()?;
-                    }
-                    5 if !d.take_null() => {
-                        required[1] = true;
-                        d.read_message(&mut self.req_child)?;
-                    }
-                    6 if !d.take_null() => {
-                        d.read_list(
-                            &mut self.rep_int32,
-                            ::protojsonx_runtime::__private::Decoder::read_i32,
-                        )?;
-                    }
-                    7 if !d.take_null() => {
-                        d.read_message(
-                            self
-                                .grouped
-                                .get_or_insert_with(::core::default::Default::default),
-                        )?;
-                    }
-                    8 if !d.take_null() => {
-                        d.read_message_list(&mut self.item)?;
-                    }
-                    9 if !d.take_null() => {
-                        d.read_message(
-                            self
-                                .child
-                                .get_or_insert_with(::core::default::Default::default),
-                        )?;
-                    }
-                    10 if !d.take_null() => {
-                        d.read_map(
-                            &mut self.children,
-                            ::protojsonx_runtime::__private::Decoder::new_message,
-                        )?;
-                    }
-                    11 if !d.take_null() => {
-                        d.mark_oneof(&mut seen_oneofs[0], "choice")?;
-                        self.choice = ::core::option::Option::Some(
-                            legacy::Choice::CInt(d.read_i32()?),
-                        );
-                    }
-                    12 if !d.take_null() => {
-                        d.mark_oneof(&mut seen_oneofs[0], "choice")?;
-                        self.choice = ::core::option::Option::Some(
-                            legacy::Choice::CChild(d.new_message()?),
-                        );
-                    }
-                    13 if !d.take_null() => {
-                        self.opt_double = ::core::option::Option::Some(d.read_f64()?);
-                    }
-                    14 if !d.take_null() => {
-                        self.opt_float = ::core::option::Option::Some(d.read_f32()?);
-                    }
-                    _ => {}
-                }
-                ::core::result::Result::Ok(())
-            },
-        )?;
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.opt_int32);
+            seen.reset(1, &mut self.opt_string);
+            seen.reset(2, &mut self.opt_enum);
+            seen.reset(3, &mut self.opt_bytes);
+            seen.reset(4, &mut self.req_int64);
+            seen.reset_message(5, &mut self.req_child);
+            seen.reset(6, &mut self.rep_int32);
+            seen.reset(7, &mut self.grouped);
+            seen.reset(8, &mut self.item);
+            seen.reset(9, &mut self.child);
+            seen.reset(10, &mut self.children);
+            seen.reset(13, &mut self.opt_double);
+            seen.reset(14, &mut self.opt_float);
+            ::protojsonx_runtime::__private::reset_unless(
+                seen_oneofs[0],
+                &mut self.choice,
+            );
+        }
         d.check_required(start, &required, &["reqInt64", "reqChild"])
     }
 }
@@ -265,19 +308,24 @@ impl ::protojsonx_runtime::ProtoJson for legacy::Grouped {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        d.read_fields(
-            &[(b"\"a\":", b"\"a\":")],
-            |key| match key {
-                b"a" => ::core::option::Option::Some(0),
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                if field == 0 && !d.take_null() {
-                    self.a = ::core::option::Option::Some(d.read_i32()?);
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+        let seen = d
+            .read_fields(
+                &[(b"\"a\":", b"\"a\":")],
+                |key| match key {
+                    b"a" => ::core::option::Option::Some(0),
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    if field == 0 && !d.take_null_for(&mut self.a) {
+                        self.a = ::core::option::Option::Some(d.read_i32()?);
+                    }
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.a);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::ProtoJson for legacy::Item {
@@ -301,19 +349,28 @@ impl ::protojsonx_runtime::ProtoJson for legacy::Item {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        d.read_fields(
-            &[(b"\"label\":", b"\"label\":")],
-            |key| match key {
-                b"label" => ::core::option::Option::Some(0),
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                if field == 0 && !d.take_null() {
-                    self.label = ::core::option::Option::Some(d.read_string()?);
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+        let seen = d
+            .read_fields(
+                &[(b"\"label\":", b"\"label\":")],
+                |key| match key {
+                    b"label" => ::core::option::Option::Some(0),
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    if field == 0 && !d.take_null_for(&mut self.label) {
+                        d.read_string_into(
+                            self
+                                .label
+                                .get_or_insert_with(::core::default::Default::default),
+                        )?;
+                    }
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.label);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::__private::JsonEnum for Closed {

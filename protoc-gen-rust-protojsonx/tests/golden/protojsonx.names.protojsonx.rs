@@ -102,133 +102,159 @@ impl ::protojsonx_runtime::ProtoJson for Self_ {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        d.read_fields(
-            &[
-                (b"\"type\":", b"\"type\":"),
-                (b"\"gen\":", b"\"gen\":"),
-                (b"\"self\":", b"\"self\":"),
-                (b"\"async\":", b"\"async\":"),
-                (b"\"await\":", b"\"await\":"),
-                (b"\"try\":", b"\"try\":"),
-                (b"\"dyn\":", b"\"dyn\":"),
-                (b"\"fn\":", b"\"fn\":"),
-                (b"\"match\":", b"\"match\":"),
-                (b"\"super\":", b"\"super\":"),
-                (b"\"crate\":", b"\"crate\":"),
-                (b"\"extern\":", b"\"extern\":"),
-                (b"\"abstract\":", b"\"abstract\":"),
-                (b"\"yield\":", b"\"yield\":"),
-                (b"\"box\":", b"\"box\":"),
-                (b"\"DoubleUnderscore\":", b"\"__double__underscore\":"),
-                (b"\"Leading\":", b"\"_leading\":"),
-                (b"\"trailing\":", b"\"trailing_\":"),
-                (b"\"camelCaseField\":", b"\"camelCaseField\":"),
-                (b"\"HTTPServer\":", b"\"HTTPServer\":"),
-                (b"\"field0name\":", b"\"field0name\":"),
-                (b"\"FIELDNAMEUPPER\":", b"\"FIELD_NAME_UPPER\":"),
-            ],
-            |key| match key {
-                b"type" => ::core::option::Option::Some(0),
-                b"gen" => ::core::option::Option::Some(1),
-                b"self" => ::core::option::Option::Some(2),
-                b"async" => ::core::option::Option::Some(3),
-                b"await" => ::core::option::Option::Some(4),
-                b"try" => ::core::option::Option::Some(5),
-                b"dyn" => ::core::option::Option::Some(6),
-                b"fn" => ::core::option::Option::Some(7),
-                b"match" => ::core::option::Option::Some(8),
-                b"super" => ::core::option::Option::Some(9),
-                b"crate" => ::core::option::Option::Some(10),
-                b"extern" => ::core::option::Option::Some(11),
-                b"abstract" => ::core::option::Option::Some(12),
-                b"yield" => ::core::option::Option::Some(13),
-                b"box" => ::core::option::Option::Some(14),
-                b"DoubleUnderscore" | b"__double__underscore" => {
-                    ::core::option::Option::Some(15)
-                }
-                b"Leading" | b"_leading" => ::core::option::Option::Some(16),
-                b"trailing" | b"trailing_" => ::core::option::Option::Some(17),
-                b"camelCaseField" => ::core::option::Option::Some(18),
-                b"HTTPServer" => ::core::option::Option::Some(19),
-                b"field0name" => ::core::option::Option::Some(20),
-                b"FIELDNAMEUPPER" | b"FIELD_NAME_UPPER" => {
-                    ::core::option::Option::Some(21)
-                }
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        self.r#type = d.read_i32()?;
+        let seen = d
+            .read_fields(
+                &[
+                    (b"\"type\":", b"\"type\":"),
+                    (b"\"gen\":", b"\"gen\":"),
+                    (b"\"self\":", b"\"self\":"),
+                    (b"\"async\":", b"\"async\":"),
+                    (b"\"await\":", b"\"await\":"),
+                    (b"\"try\":", b"\"try\":"),
+                    (b"\"dyn\":", b"\"dyn\":"),
+                    (b"\"fn\":", b"\"fn\":"),
+                    (b"\"match\":", b"\"match\":"),
+                    (b"\"super\":", b"\"super\":"),
+                    (b"\"crate\":", b"\"crate\":"),
+                    (b"\"extern\":", b"\"extern\":"),
+                    (b"\"abstract\":", b"\"abstract\":"),
+                    (b"\"yield\":", b"\"yield\":"),
+                    (b"\"box\":", b"\"box\":"),
+                    (b"\"DoubleUnderscore\":", b"\"__double__underscore\":"),
+                    (b"\"Leading\":", b"\"_leading\":"),
+                    (b"\"trailing\":", b"\"trailing_\":"),
+                    (b"\"camelCaseField\":", b"\"camelCaseField\":"),
+                    (b"\"HTTPServer\":", b"\"HTTPServer\":"),
+                    (b"\"field0name\":", b"\"field0name\":"),
+                    (b"\"FIELDNAMEUPPER\":", b"\"FIELD_NAME_UPPER\":"),
+                ],
+                |key| match key {
+                    b"type" => ::core::option::Option::Some(0),
+                    b"gen" => ::core::option::Option::Some(1),
+                    b"self" => ::core::option::Option::Some(2),
+                    b"async" => ::core::option::Option::Some(3),
+                    b"await" => ::core::option::Option::Some(4),
+                    b"try" => ::core::option::Option::Some(5),
+                    b"dyn" => ::core::option::Option::Some(6),
+                    b"fn" => ::core::option::Option::Some(7),
+                    b"match" => ::core::option::Option::Some(8),
+                    b"super" => ::core::option::Option::Some(9),
+                    b"crate" => ::core::option::Option::Some(10),
+                    b"extern" => ::core::option::Option::Some(11),
+                    b"abstract" => ::core::option::Option::Some(12),
+                    b"yield" => ::core::option::Option::Some(13),
+                    b"box" => ::core::option::Option::Some(14),
+                    b"DoubleUnderscore" | b"__double__underscore" => {
+                        ::core::option::Option::Some(15)
                     }
-                    1 if !d.take_null() => {
-                        self.r#gen = d.read_string()?;
+                    b"Leading" | b"_leading" => ::core::option::Option::Some(16),
+                    b"trailing" | b"trailing_" => ::core::option::Option::Some(17),
+                    b"camelCaseField" => ::core::option::Option::Some(18),
+                    b"HTTPServer" => ::core::option::Option::Some(19),
+                    b"field0name" => ::core::option::Option::Some(20),
+                    b"FIELDNAMEUPPER" | b"FIELD_NAME_UPPER" => {
+                        ::core::option::Option::Some(21)
                     }
-                    2 if !d.take_null() => {
-                        self.self_ = d.read_bool()?;
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    match field {
+                        0 if !d.take_null_for(&mut self.r#type) => {
+                            self.r#type = d.read_i32()?;
+                        }
+                        1 if !d.take_null_for(&mut self.r#gen) => {
+                            d.read_string_into(&mut self.r#gen)?;
+                        }
+                        2 if !d.take_null_for(&mut self.self_) => {
+                            self.self_ = d.read_bool()?;
+                        }
+                        3 if !d.take_null_for(&mut self.r#async) => {
+                            self.r#async = d.read_i32()?;
+                        }
+                        4 if !d.take_null_for(&mut self.r#await) => {
+                            self.r#await = d.read_i32()?;
+                        }
+                        5 if !d.take_null_for(&mut self.r#try) => {
+                            self.r#try = d.read_i32()?;
+                        }
+                        6 if !d.take_null_for(&mut self.r#dyn) => {
+                            self.r#dyn = d.read_i32()?;
+                        }
+                        7 if !d.take_null_for(&mut self.r#fn) => {
+                            self.r#fn = d.read_i32()?;
+                        }
+                        8 if !d.take_null_for(&mut self.r#match) => {
+                            self.r#match = d.read_i32()?;
+                        }
+                        9 if !d.take_null_for(&mut self.super_) => {
+                            self.super_ = d.read_i32()?;
+                        }
+                        10 if !d.take_null_for(&mut self.crate_) => {
+                            self.crate_ = d.read_i32()?;
+                        }
+                        11 if !d.take_null_for(&mut self.extern_) => {
+                            self.extern_ = d.read_i32()?;
+                        }
+                        12 if !d.take_null_for(&mut self.r#abstract) => {
+                            self.r#abstract = d.read_i32()?;
+                        }
+                        13 if !d.take_null_for(&mut self.r#yield) => {
+                            self.r#yield = d.read_i32()?;
+                        }
+                        14 if !d.take_null_for(&mut self.r#box) => {
+                            self.r#box = d.read_i32()?;
+                        }
+                        15 if !d.take_null_for(&mut self.double_underscore) => {
+                            self.double_underscore = d.read_i32()?;
+                        }
+                        16 if !d.take_null_for(&mut self.leading) => {
+                            self.leading = d.read_i32()?;
+                        }
+                        17 if !d.take_null_for(&mut self.trailing) => {
+                            self.trailing = d.read_i32()?;
+                        }
+                        18 if !d.take_null_for(&mut self.camel_case_field) => {
+                            self.camel_case_field = d.read_i32()?;
+                        }
+                        19 if !d.take_null_for(&mut self.http_server) => {
+                            self.http_server = d.read_i32()?;
+                        }
+                        20 if !d.take_null_for(&mut self.field0name) => {
+                            self.field0name = d.read_i32()?;
+                        }
+                        21 if !d.take_null_for(&mut self.field_name_upper) => {
+                            self.field_name_upper = d.read_i32()?;
+                        }
+                        _ => {}
                     }
-                    3 if !d.take_null() => {
-                        self.r#async = d.read_i32()?;
-                    }
-                    4 if !d.take_null() => {
-                        self.r#await = d.read_i32()?;
-                    }
-                    5 if !d.take_null() => {
-                        self.r#try = d.read_i32()?;
-                    }
-                    6 if !d.take_null() => {
-                        self.r#dyn = d.read_i32()?;
-                    }
-                    7 if !d.take_null() => {
-                        self.r#fn = d.read_i32()?;
-                    }
-                    8 if !d.take_null() => {
-                        self.r#match = d.read_i32()?;
-                    }
-                    9 if !d.take_null() => {
-                        self.super_ = d.read_i32()?;
-                    }
-                    10 if !d.take_null() => {
-                        self.crate_ = d.read_i32()?;
-                    }
-                    11 if !d.take_null() => {
-                        self.extern_ = d.read_i32()?;
-                    }
-                    12 if !d.take_null() => {
-                        self.r#abstract = d.read_i32()?;
-                    }
-                    13 if !d.take_null() => {
-                        self.r#yield = d.read_i32()?;
-                    }
-                    14 if !d.take_null() => {
-                        self.r#box = d.read_i32()?;
-                    }
-                    15 if !d.take_null() => {
-                        self.double_underscore = d.read_i32()?;
-                    }
-                    16 if !d.take_null() => {
-                        self.leading = d.read_i32()?;
-                    }
-                    17 if !d.take_null() => {
-                        self.trailing = d.read_i32()?;
-                    }
-                    18 if !d.take_null() => {
-                        self.camel_case_field = d.read_i32()?;
-                    }
-                    19 if !d.take_null() => {
-                        self.http_server = d.read_i32()?;
-                    }
-                    20 if !d.take_null() => {
-                        self.field0name = d.read_i32()?;
-                    }
-                    21 if !d.take_null() => {
-                        self.field_name_upper = d.read_i32()?;
-                    }
-                    _ => {}
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.r#type);
+            seen.reset(1, &mut self.r#gen);
+            seen.reset(2, &mut self.self_);
+            seen.reset(3, &mut self.r#async);
+            seen.reset(4, &mut self.r#await);
+            seen.reset(5, &mut self.r#try);
+            seen.reset(6, &mut self.r#dyn);
+            seen.reset(7, &mut self.r#fn);
+            seen.reset(8, &mut self.r#match);
+            seen.reset(9, &mut self.super_);
+            seen.reset(10, &mut self.crate_);
+            seen.reset(11, &mut self.extern_);
+            seen.reset(12, &mut self.r#abstract);
+            seen.reset(13, &mut self.r#yield);
+            seen.reset(14, &mut self.r#box);
+            seen.reset(15, &mut self.double_underscore);
+            seen.reset(16, &mut self.leading);
+            seen.reset(17, &mut self.trailing);
+            seen.reset(18, &mut self.camel_case_field);
+            seen.reset(19, &mut self.http_server);
+            seen.reset(20, &mut self.field0name);
+            seen.reset(21, &mut self.field_name_upper);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::ProtoJson for Type {
@@ -268,53 +294,65 @@ impl ::protojsonx_runtime::ProtoJson for Type {
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
         let mut seen_oneofs = [false; 1];
-        d.read_fields(
-            &[
-                (b"\"gen\":", b"\"gen\":"),
-                (b"\"async\":", b"\"async\":"),
-                (b"\"loop\":", b"\"loop\":"),
-                (b"\"move\":", b"\"move\":"),
-            ],
-            |key| match key {
-                b"gen" => ::core::option::Option::Some(0),
-                b"async" => ::core::option::Option::Some(1),
-                b"loop" => ::core::option::Option::Some(2),
-                b"move" => ::core::option::Option::Some(3),
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        d.read_message(
-                            self
-                                .r#gen
-                                .get_or_insert_with(::core::default::Default::default),
-                        )?;
-                    }
-                    1 if !d.take_null() => {
-                        if let ::core::option::Option::Some(v) = d
-                            .read_enum::<r#type::Async>()?
-                        {
-                            self.r#async = v;
+        let seen = d
+            .read_fields(
+                &[
+                    (b"\"gen\":", b"\"gen\":"),
+                    (b"\"async\":", b"\"async\":"),
+                    (b"\"loop\":", b"\"loop\":"),
+                    (b"\"move\":", b"\"move\":"),
+                ],
+                |key| match key {
+                    b"gen" => ::core::option::Option::Some(0),
+                    b"async" => ::core::option::Option::Some(1),
+                    b"loop" => ::core::option::Option::Some(2),
+                    b"move" => ::core::option::Option::Some(3),
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    match field {
+                        0 if !d.take_null_for(&mut self.r#gen) => {
+                            d.read_message(
+                                self
+                                    .r#gen
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
                         }
+                        1 if !d.take_null_for(&mut self.r#async) => {
+                            d.read_enum_into::<r#type::Async, _>(&mut self.r#async)?;
+                        }
+                        2 if !d.take_null() => {
+                            d.mark_oneof(&mut seen_oneofs[0], "type")?;
+                            self.r#type = ::core::option::Option::Some(
+                                r#type::Type::Loop(d.read_i32()?),
+                            );
+                        }
+                        3 if !d.take_null() => {
+                            d.mark_oneof(&mut seen_oneofs[0], "type")?;
+                            if let ::core::option::Option::Some(r#type::Type::Move(v)) = &mut self
+                                .r#type
+                            {
+                                d.read_message(v)?;
+                            } else {
+                                self.r#type = ::core::option::Option::Some(
+                                    r#type::Type::Move(d.new_message()?),
+                                );
+                            }
+                        }
+                        _ => {}
                     }
-                    2 if !d.take_null() => {
-                        d.mark_oneof(&mut seen_oneofs[0], "type")?;
-                        self.r#type = ::core::option::Option::Some(
-                            r#type::Type::Loop(d.read_i32()?),
-                        );
-                    }
-                    3 if !d.take_null() => {
-                        d.mark_oneof(&mut seen_oneofs[0], "type")?;
-                        self.r#type = ::core::option::Option::Some(
-                            r#type::Type::Move(d.new_message()?),
-                        );
-                    }
-                    _ => {}
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.r#gen);
+            seen.reset(1, &mut self.r#async);
+            ::protojsonx_runtime::__private::reset_unless(
+                seen_oneofs[0],
+                &mut self.r#type,
+            );
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::ProtoJson for r#type::Gen {
@@ -336,19 +374,24 @@ impl ::protojsonx_runtime::ProtoJson for r#type::Gen {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        d.read_fields(
-            &[(b"\"x\":", b"\"x\":")],
-            |key| match key {
-                b"x" => ::core::option::Option::Some(0),
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                if field == 0 && !d.take_null() {
-                    self.x = d.read_i32()?;
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+        let seen = d
+            .read_fields(
+                &[(b"\"x\":", b"\"x\":")],
+                |key| match key {
+                    b"x" => ::core::option::Option::Some(0),
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    if field == 0 && !d.take_null_for(&mut self.x) {
+                        self.x = d.read_i32()?;
+                    }
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.x);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::ProtoJson for Conflict {
@@ -395,15 +438,28 @@ impl ::protojsonx_runtime::ProtoJson for Conflict {
                     }
                     1 if !d.take_null() => {
                         d.mark_oneof(&mut seen_oneofs[0], "kind")?;
-                        self.kind = ::core::option::Option::Some(
-                            conflict::KindOneOf::K(d.new_message()?),
-                        );
+                        if let ::core::option::Option::Some(conflict::KindOneOf::K(v)) = &mut self
+                            .kind
+                        {
+                            d.read_message(v)?;
+                        } else {
+                            self.kind = ::core::option::Option::Some(
+                                conflict::KindOneOf::K(d.new_message()?),
+                            );
+                        }
                     }
                     _ => {}
                 }
                 ::core::result::Result::Ok(())
             },
-        )
+        )?;
+        if d.replaces() {
+            ::protojsonx_runtime::__private::reset_unless(
+                seen_oneofs[0],
+                &mut self.kind,
+            );
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::ProtoJson for conflict::Kind {
@@ -425,19 +481,24 @@ impl ::protojsonx_runtime::ProtoJson for conflict::Kind {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        d.read_fields(
-            &[(b"\"y\":", b"\"y\":")],
-            |key| match key {
-                b"y" => ::core::option::Option::Some(0),
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                if field == 0 && !d.take_null() {
-                    self.y = d.read_i32()?;
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+        let seen = d
+            .read_fields(
+                &[(b"\"y\":", b"\"y\":")],
+                |key| match key {
+                    b"y" => ::core::option::Option::Some(0),
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    if field == 0 && !d.take_null_for(&mut self.y) {
+                        self.y = d.read_i32()?;
+                    }
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.y);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::ProtoJson for Option {
@@ -465,30 +526,36 @@ impl ::protojsonx_runtime::ProtoJson for Option {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        d.read_fields(
-            &[(b"\"some\":", b"\"some\":"), (b"\"result\":", b"\"result\":")],
-            |key| match key {
-                b"some" => ::core::option::Option::Some(0),
-                b"result" => ::core::option::Option::Some(1),
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        self.some = d.read_i32()?;
+        let seen = d
+            .read_fields(
+                &[(b"\"some\":", b"\"some\":"), (b"\"result\":", b"\"result\":")],
+                |key| match key {
+                    b"some" => ::core::option::Option::Some(0),
+                    b"result" => ::core::option::Option::Some(1),
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    match field {
+                        0 if !d.take_null_for(&mut self.some) => {
+                            self.some = d.read_i32()?;
+                        }
+                        1 if !d.take_null_for(&mut self.result) => {
+                            d.read_message(
+                                self
+                                    .result
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        _ => {}
                     }
-                    1 if !d.take_null() => {
-                        d.read_message(
-                            self
-                                .result
-                                .get_or_insert_with(::core::default::Default::default),
-                        )?;
-                    }
-                    _ => {}
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.some);
+            seen.reset(1, &mut self.result);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::ProtoJson for Result {
@@ -510,19 +577,24 @@ impl ::protojsonx_runtime::ProtoJson for Result {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        d.read_fields(
-            &[(b"\"ok\":", b"\"ok\":")],
-            |key| match key {
-                b"ok" => ::core::option::Option::Some(0),
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                if field == 0 && !d.take_null() {
-                    self.ok = d.read_i32()?;
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+        let seen = d
+            .read_fields(
+                &[(b"\"ok\":", b"\"ok\":")],
+                |key| match key {
+                    b"ok" => ::core::option::Option::Some(0),
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    if field == 0 && !d.take_null_for(&mut self.ok) {
+                        self.ok = d.read_i32()?;
+                    }
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.ok);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 #[allow(deprecated)]
@@ -573,78 +645,96 @@ impl ::protojsonx_runtime::ProtoJson for Retired {
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
         let mut seen_oneofs = [false; 1];
-        d.read_fields(
-            &[
-                (b"\"oldCount\":", b"\"old_count\":"),
-                (b"\"oldTags\":", b"\"old_tags\":"),
-                (b"\"oldMap\":", b"\"old_map\":"),
-                (b"\"oldNext\":", b"\"old_next\":"),
-                (b"\"oldText\":", b"\"old_text\":"),
-                (b"\"oldKind\":", b"\"old_kind\":"),
-                (b"\"kind\":", b"\"kind\":"),
-            ],
-            |key| match key {
-                b"oldCount" | b"old_count" => ::core::option::Option::Some(0),
-                b"oldTags" | b"old_tags" => ::core::option::Option::Some(1),
-                b"oldMap" | b"old_map" => ::core::option::Option::Some(2),
-                b"oldNext" | b"old_next" => ::core::option::Option::Some(3),
-                b"oldText" | b"old_text" => ::core::option::Option::Some(4),
-                b"oldKind" | b"old_kind" => ::core::option::Option::Some(5),
-                b"kind" => ::core::option::Option::Some(6),
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        self.old_count = d.read_i32()?;
-                    }
-                    1 if !d.take_null() => {
-                        d.read_list(
-                            &mut self.old_tags,
-                            ::protojsonx_runtime::__private::Decoder::read_string,
-                        )?;
-                    }
-                    2 if !d.take_null() => {
-                        d.read_map(
-                            &mut self.old_map,
-                            ::protojsonx_runtime::__private::Decoder::read_i32,
-                        )?;
-                    }
-                    3 if !d.take_null() => {
-                        d.read_message(
-                            self
-                                .old_next
-                                .get_or_insert_with(::core::default::Default::default),
-                        )?;
-                    }
-                    4 if !d.take_null() => {
-                        d.mark_oneof(&mut seen_oneofs[0], "old_choice")?;
-                        self.old_choice = ::core::option::Option::Some(
-                            retired::OldChoice::OldText(d.read_string()?),
-                        );
-                    }
-                    5 if !d.take_null() => {
-                        d.mark_oneof(&mut seen_oneofs[0], "old_choice")?;
-                        if let ::core::option::Option::Some(v) = d
-                            .read_enum::<RetiredKind>()?
-                        {
-                            self.old_choice = ::core::option::Option::Some(
-                                retired::OldChoice::OldKind(v),
-                            );
+        let seen = d
+            .read_fields(
+                &[
+                    (b"\"oldCount\":", b"\"old_count\":"),
+                    (b"\"oldTags\":", b"\"old_tags\":"),
+                    (b"\"oldMap\":", b"\"old_map\":"),
+                    (b"\"oldNext\":", b"\"old_next\":"),
+                    (b"\"oldText\":", b"\"old_text\":"),
+                    (b"\"oldKind\":", b"\"old_kind\":"),
+                    (b"\"kind\":", b"\"kind\":"),
+                ],
+                |key| match key {
+                    b"oldCount" | b"old_count" => ::core::option::Option::Some(0),
+                    b"oldTags" | b"old_tags" => ::core::option::Option::Some(1),
+                    b"oldMap" | b"old_map" => ::core::option::Option::Some(2),
+                    b"oldNext" | b"old_next" => ::core::option::Option::Some(3),
+                    b"oldText" | b"old_text" => ::core::option::Option::Some(4),
+                    b"oldKind" | b"old_kind" => ::core::option::Option::Some(5),
+                    b"kind" => ::core::option::Option::Some(6),
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    match field {
+                        0 if !d.take_null_for(&mut self.old_count) => {
+                            self.old_count = d.read_i32()?;
                         }
-                    }
-                    6 if !d.take_null() => {
-                        if let ::core::option::Option::Some(v) = d
-                            .read_enum::<RetiredKind>()?
-                        {
-                            self.kind = v;
+                        1 if !d.take_null_for(&mut self.old_tags) => {
+                            d.read_list_in_place(
+                                &mut self.old_tags,
+                                ::protojsonx_runtime::__private::Decoder::read_string_into,
+                            )?;
                         }
+                        2 if !d.take_null_for(&mut self.old_map) => {
+                            d.read_map(
+                                &mut self.old_map,
+                                ::protojsonx_runtime::__private::Decoder::read_i32,
+                            )?;
+                        }
+                        3 if !d.take_null_for(&mut self.old_next) => {
+                            d.read_message(
+                                self
+                                    .old_next
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        4 if !d.take_null() => {
+                            d.mark_oneof(&mut seen_oneofs[0], "old_choice")?;
+                            if let ::core::option::Option::Some(
+                                retired::OldChoice::OldText(v),
+                            ) = &mut self.old_choice
+                            {
+                                d.read_string_into(v)?;
+                            } else {
+                                self.old_choice = ::core::option::Option::Some(
+                                    retired::OldChoice::OldText(d.read_string()?),
+                                );
+                            }
+                        }
+                        5 if !d.take_null() => {
+                            d.mark_oneof(&mut seen_oneofs[0], "old_choice")?;
+                            if let ::core::option::Option::Some(v) = d
+                                .read_enum::<RetiredKind>()?
+                            {
+                                self.old_choice = ::core::option::Option::Some(
+                                    retired::OldChoice::OldKind(v),
+                                );
+                            } else {
+                                d.unset(&mut self.old_choice);
+                            }
+                        }
+                        6 if !d.take_null_for(&mut self.kind) => {
+                            d.read_enum_into::<RetiredKind, _>(&mut self.kind)?;
+                        }
+                        _ => {}
                     }
-                    _ => {}
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.old_count);
+            seen.reset(1, &mut self.old_tags);
+            seen.reset(2, &mut self.old_map);
+            seen.reset(3, &mut self.old_next);
+            seen.reset(6, &mut self.kind);
+            ::protojsonx_runtime::__private::reset_unless(
+                seen_oneofs[0],
+                &mut self.old_choice,
+            );
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::ProtoJson for Accented {
@@ -666,19 +756,24 @@ impl ::protojsonx_runtime::ProtoJson for Accented {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        d.read_fields(
-            &[(b"\"na\xC3\xAFve\":", b"\"text\":")],
-            |key| match key {
-                b"na\xC3\xAFve" | b"text" => ::core::option::Option::Some(0),
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                if field == 0 && !d.take_null() {
-                    self.text = d.read_string()?;
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+        let seen = d
+            .read_fields(
+                &[(b"\"na\xC3\xAFve\":", b"\"text\":")],
+                |key| match key {
+                    b"na\xC3\xAFve" | b"text" => ::core::option::Option::Some(0),
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    if field == 0 && !d.take_null_for(&mut self.text) {
+                        d.read_string_into(&mut self.text)?;
+                    }
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.text);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::__private::JsonEnum for r#type::Async {

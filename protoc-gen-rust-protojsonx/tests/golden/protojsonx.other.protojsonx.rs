@@ -22,30 +22,32 @@ impl ::protojsonx_runtime::ProtoJson for Remote {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        d.read_fields(
-            &[(b"\"where\":", b"\"where\":"), (b"\"kind\":", b"\"kind\":")],
-            |key| match key {
-                b"where" => ::core::option::Option::Some(0),
-                b"kind" => ::core::option::Option::Some(1),
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        self.r#where = d.read_string()?;
-                    }
-                    1 if !d.take_null() => {
-                        if let ::core::option::Option::Some(v) = d
-                            .read_enum::<remote::Kind>()?
-                        {
-                            self.kind = v;
+        let seen = d
+            .read_fields(
+                &[(b"\"where\":", b"\"where\":"), (b"\"kind\":", b"\"kind\":")],
+                |key| match key {
+                    b"where" => ::core::option::Option::Some(0),
+                    b"kind" => ::core::option::Option::Some(1),
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    match field {
+                        0 if !d.take_null_for(&mut self.r#where) => {
+                            d.read_string_into(&mut self.r#where)?;
                         }
+                        1 if !d.take_null_for(&mut self.kind) => {
+                            d.read_enum_into::<remote::Kind, _>(&mut self.kind)?;
+                        }
+                        _ => {}
                     }
-                    _ => {}
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.r#where);
+            seen.reset(1, &mut self.kind);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::__private::JsonEnum for remote::Kind {

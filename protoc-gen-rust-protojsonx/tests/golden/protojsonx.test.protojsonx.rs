@@ -122,176 +122,201 @@ impl ::protojsonx_runtime::ProtoJson for Scalars {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        d.read_fields(
-            &[
-                (b"\"fDouble\":", b"\"f_double\":"),
-                (b"\"fFloat\":", b"\"f_float\":"),
-                (b"\"fInt64\":", b"\"f_int64\":"),
-                (b"\"fUint64\":", b"\"f_uint64\":"),
-                (b"\"fInt32\":", b"\"f_int32\":"),
-                (b"\"fFixed64\":", b"\"f_fixed64\":"),
-                (b"\"fFixed32\":", b"\"f_fixed32\":"),
-                (b"\"fBool\":", b"\"f_bool\":"),
-                (b"\"fString\":", b"\"f_string\":"),
-                (b"\"fBytes\":", b"\"f_bytes\":"),
-                (b"\"fUint32\":", b"\"f_uint32\":"),
-                (b"\"fSfixed32\":", b"\"f_sfixed32\":"),
-                (b"\"fSfixed64\":", b"\"f_sfixed64\":"),
-                (b"\"fSint32\":", b"\"f_sint32\":"),
-                (b"\"fSint64\":", b"\"f_sint64\":"),
-                (b"\"color\":", b"\"color\":"),
-                (b"\"optInt32\":", b"\"opt_int32\":"),
-                (b"\"optString\":", b"\"opt_string\":"),
-                (b"\"optColor\":", b"\"opt_color\":"),
-                (b"\"repInt64\":", b"\"rep_int64\":"),
-                (b"\"repString\":", b"\"rep_string\":"),
-                (b"\"repColor\":", b"\"rep_color\":"),
-                (b"\"repMsg\":", b"\"rep_msg\":"),
-                (b"\"repBytes\":", b"\"rep_bytes\":"),
-                (b"\"customName\":", b"\"custom_json\":"),
-                (b"\"aliased\":", b"\"aliased\":"),
-                (b"\"repDouble\":", b"\"rep_double\":"),
-            ],
-            |key| match key {
-                b"fDouble" | b"f_double" => ::core::option::Option::Some(0),
-                b"fFloat" | b"f_float" => ::core::option::Option::Some(1),
-                b"fInt64" | b"f_int64" => ::core::option::Option::Some(2),
-                b"fUint64" | b"f_uint64" => ::core::option::Option::Some(3),
-                b"fInt32" | b"f_int32" => ::core::option::Option::Some(4),
-                b"fFixed64" | b"f_fixed64" => ::core::option::Option::Some(5),
-                b"fFixed32" | b"f_fixed32" => ::core::option::Option::Some(6),
-                b"fBool" | b"f_bool" => ::core::option::Option::Some(7),
-                b"fString" | b"f_string" => ::core::option::Option::Some(8),
-                b"fBytes" | b"f_bytes" => ::core::option::Option::Some(9),
-                b"fUint32" | b"f_uint32" => ::core::option::Option::Some(10),
-                b"fSfixed32" | b"f_sfixed32" => ::core::option::Option::Some(11),
-                b"fSfixed64" | b"f_sfixed64" => ::core::option::Option::Some(12),
-                b"fSint32" | b"f_sint32" => ::core::option::Option::Some(13),
-                b"fSint64" | b"f_sint64" => ::core::option::Option::Some(14),
-                b"color" => ::core::option::Option::Some(15),
-                b"optInt32" | b"opt_int32" => ::core::option::Option::Some(16),
-                b"optString" | b"opt_string" => ::core::option::Option::Some(17),
-                b"optColor" | b"opt_color" => ::core::option::Option::Some(18),
-                b"repInt64" | b"rep_int64" => ::core::option::Option::Some(19),
-                b"repString" | b"rep_string" => ::core::option::Option::Some(20),
-                b"repColor" | b"rep_color" => ::core::option::Option::Some(21),
-                b"repMsg" | b"rep_msg" => ::core::option::Option::Some(22),
-                b"repBytes" | b"rep_bytes" => ::core::option::Option::Some(23),
-                b"customName" | b"custom_json" => ::core::option::Option::Some(24),
-                b"aliased" => ::core::option::Option::Some(25),
-                b"repDouble" | b"rep_double" => ::core::option::Option::Some(26),
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        self.f_double = d.read_f64()?;
-                    }
-                    1 if !d.take_null() => {
-                        self.f_float = d.read_f32()?;
-                    }
-                    2 if !d.take_null() => {
-                        self.f_int64 = d.read_i64()?;
-                    }
-                    3 if !d.take_null() => {
-                        self.f_uint64 = d.read_u64()?;
-                    }
-                    4 if !d.take_null() => {
-                        self.f_int32 = d.read_i32()?;
-                    }
-                    5 if !d.take_null() => {
-                        self.f_fixed64 = d.read_u64()?;
-                    }
-                    6 if !d.take_null() => {
-                        self.f_fixed32 = d.read_u32()?;
-                    }
-                    7 if !d.take_null() => {
-                        self.f_bool = d.read_bool()?;
-                    }
-                    8 if !d.take_null() => {
-                        self.f_string = d.read_string()?;
-                    }
-                    9 if !d.take_null() => {
-                        self.f_bytes = d.read_bytes()?;
-                    }
-                    10 if !d.take_null() => {
-                        self.f_uint32 = d.read_u32()?;
-                    }
-                    11 if !d.take_null() => {
-                        self.f_sfixed32 = d.read_i32()?;
-                    }
-                    12 if !d.take_null() => {
-                        self.f_sfixed64 = d.read_i64()?;
-                    }
-                    13 if !d.take_null() => {
-                        self.f_sint32 = d.read_i32()?;
-                    }
-                    14 if !d.take_null() => {
-                        self.f_sint64 = d.read_i64()?;
-                    }
-                    15 if !d.take_null() => {
-                        if let ::core::option::Option::Some(v) = d.read_enum::<Color>()?
-                        {
-                            self.color = v;
+        let seen = d
+            .read_fields(
+                &[
+                    (b"\"fDouble\":", b"\"f_double\":"),
+                    (b"\"fFloat\":", b"\"f_float\":"),
+                    (b"\"fInt64\":", b"\"f_int64\":"),
+                    (b"\"fUint64\":", b"\"f_uint64\":"),
+                    (b"\"fInt32\":", b"\"f_int32\":"),
+                    (b"\"fFixed64\":", b"\"f_fixed64\":"),
+                    (b"\"fFixed32\":", b"\"f_fixed32\":"),
+                    (b"\"fBool\":", b"\"f_bool\":"),
+                    (b"\"fString\":", b"\"f_string\":"),
+                    (b"\"fBytes\":", b"\"f_bytes\":"),
+                    (b"\"fUint32\":", b"\"f_uint32\":"),
+                    (b"\"fSfixed32\":", b"\"f_sfixed32\":"),
+                    (b"\"fSfixed64\":", b"\"f_sfixed64\":"),
+                    (b"\"fSint32\":", b"\"f_sint32\":"),
+                    (b"\"fSint64\":", b"\"f_sint64\":"),
+                    (b"\"color\":", b"\"color\":"),
+                    (b"\"optInt32\":", b"\"opt_int32\":"),
+                    (b"\"optString\":", b"\"opt_string\":"),
+                    (b"\"optColor\":", b"\"opt_color\":"),
+                    (b"\"repInt64\":", b"\"rep_int64\":"),
+                    (b"\"repString\":", b"\"rep_string\":"),
+                    (b"\"repColor\":", b"\"rep_color\":"),
+                    (b"\"repMsg\":", b"\"rep_msg\":"),
+                    (b"\"repBytes\":", b"\"rep_bytes\":"),
+                    (b"\"customName\":", b"\"custom_json\":"),
+                    (b"\"aliased\":", b"\"aliased\":"),
+                    (b"\"repDouble\":", b"\"rep_double\":"),
+                ],
+                |key| match key {
+                    b"fDouble" | b"f_double" => ::core::option::Option::Some(0),
+                    b"fFloat" | b"f_float" => ::core::option::Option::Some(1),
+                    b"fInt64" | b"f_int64" => ::core::option::Option::Some(2),
+                    b"fUint64" | b"f_uint64" => ::core::option::Option::Some(3),
+                    b"fInt32" | b"f_int32" => ::core::option::Option::Some(4),
+                    b"fFixed64" | b"f_fixed64" => ::core::option::Option::Some(5),
+                    b"fFixed32" | b"f_fixed32" => ::core::option::Option::Some(6),
+                    b"fBool" | b"f_bool" => ::core::option::Option::Some(7),
+                    b"fString" | b"f_string" => ::core::option::Option::Some(8),
+                    b"fBytes" | b"f_bytes" => ::core::option::Option::Some(9),
+                    b"fUint32" | b"f_uint32" => ::core::option::Option::Some(10),
+                    b"fSfixed32" | b"f_sfixed32" => ::core::option::Option::Some(11),
+                    b"fSfixed64" | b"f_sfixed64" => ::core::option::Option::Some(12),
+                    b"fSint32" | b"f_sint32" => ::core::option::Option::Some(13),
+                    b"fSint64" | b"f_sint64" => ::core::option::Option::Some(14),
+                    b"color" => ::core::option::Option::Some(15),
+                    b"optInt32" | b"opt_int32" => ::core::option::Option::Some(16),
+                    b"optString" | b"opt_string" => ::core::option::Option::Some(17),
+                    b"optColor" | b"opt_color" => ::core::option::Option::Some(18),
+                    b"repInt64" | b"rep_int64" => ::core::option::Option::Some(19),
+                    b"repString" | b"rep_string" => ::core::option::Option::Some(20),
+                    b"repColor" | b"rep_color" => ::core::option::Option::Some(21),
+                    b"repMsg" | b"rep_msg" => ::core::option::Option::Some(22),
+                    b"repBytes" | b"rep_bytes" => ::core::option::Option::Some(23),
+                    b"customName" | b"custom_json" => ::core::option::Option::Some(24),
+                    b"aliased" => ::core::option::Option::Some(25),
+                    b"repDouble" | b"rep_double" => ::core::option::Option::Some(26),
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    match field {
+                        0 if !d.take_null_for(&mut self.f_double) => {
+                            self.f_double = d.read_f64()?;
                         }
-                    }
-                    16 if !d.take_null() => {
-                        self.opt_int32 = ::core::option::Option::Some(d.read_i32()?);
-                    }
-                    17 if !d.take_null() => {
-                        self.opt_string = ::core::option::Option::Some(d.read_string()?);
-                    }
-                    18 if !d.take_null() => {
-                        if let ::core::option::Option::Some(v) = d.read_enum::<Color>()?
-                        {
-                            self.opt_color = ::core::option::Option::Some(v);
+                        1 if !d.take_null_for(&mut self.f_float) => {
+                            self.f_float = d.read_f32()?;
                         }
-                    }
-                    19 if !d.take_null() => {
-                        d.read_list(
-                            &mut self.rep_int64,
-                            ::protojsonx_runtime::__private::Decoder::read_i64,
-                        )?;
-                    }
-                    20 if !d.take_null() => {
-                        d.read_list(
-                            &mut self.rep_string,
-                            ::protojsonx_runtime::__private::Decoder::read_string,
-                        )?;
-                    }
-                    21 if !d.take_null() => {
-                        d.read_enum_list::<Color>(&mut self.rep_color)?;
-                    }
-                    22 if !d.take_null() => {
-                        d.read_message_list(&mut self.rep_msg)?;
-                    }
-                    23 if !d.take_null() => {
-                        d.read_list(
-                            &mut self.rep_bytes,
-                            ::protojsonx_runtime::__private::Decoder::read_bytes,
-                        )?;
-                    }
-                    24 if !d.take_null() => {
-                        self.custom_json = d.read_string()?;
-                    }
-                    25 if !d.take_null() => {
-                        if let ::core::option::Option::Some(v) = d
-                            .read_enum::<Aliased>()?
-                        {
-                            self.aliased = v;
+                        2 if !d.take_null_for(&mut self.f_int64) => {
+                            self.f_int64 = d.read_i64()?;
                         }
+                        3 if !d.take_null_for(&mut self.f_uint64) => {
+                            self.f_uint64 = d.read_u64()?;
+                        }
+                        4 if !d.take_null_for(&mut self.f_int32) => {
+                            self.f_int32 = d.read_i32()?;
+                        }
+                        5 if !d.take_null_for(&mut self.f_fixed64) => {
+                            self.f_fixed64 = d.read_u64()?;
+                        }
+                        6 if !d.take_null_for(&mut self.f_fixed32) => {
+                            self.f_fixed32 = d.read_u32()?;
+                        }
+                        7 if !d.take_null_for(&mut self.f_bool) => {
+                            self.f_bool = d.read_bool()?;
+                        }
+                        8 if !d.take_null_for(&mut self.f_string) => {
+                            d.read_string_into(&mut self.f_string)?;
+                        }
+                        9 if !d.take_null_for(&mut self.f_bytes) => {
+                            d.read_bytes_into(&mut self.f_bytes)?;
+                        }
+                        10 if !d.take_null_for(&mut self.f_uint32) => {
+                            self.f_uint32 = d.read_u32()?;
+                        }
+                        11 if !d.take_null_for(&mut self.f_sfixed32) => {
+                            self.f_sfixed32 = d.read_i32()?;
+                        }
+                        12 if !d.take_null_for(&mut self.f_sfixed64) => {
+                            self.f_sfixed64 = d.read_i64()?;
+                        }
+                        13 if !d.take_null_for(&mut self.f_sint32) => {
+                            self.f_sint32 = d.read_i32()?;
+                        }
+                        14 if !d.take_null_for(&mut self.f_sint64) => {
+                            self.f_sint64 = d.read_i64()?;
+                        }
+                        15 if !d.take_null_for(&mut self.color) => {
+                            d.read_enum_into::<Color, _>(&mut self.color)?;
+                        }
+                        16 if !d.take_null_for(&mut self.opt_int32) => {
+                            self.opt_int32 = ::core::option::Option::Some(d.read_i32()?);
+                        }
+                        17 if !d.take_null_for(&mut self.opt_string) => {
+                            d.read_string_into(
+                                self
+                                    .opt_string
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        18 if !d.take_null_for(&mut self.opt_color) => {
+                            d.read_enum_into::<Color, _>(&mut self.opt_color)?;
+                        }
+                        19 if !d.take_null_for(&mut self.rep_int64) => {
+                            d.read_list(
+                                &mut self.rep_int64,
+                                ::protojsonx_runtime::__private::Decoder::read_i64,
+                            )?;
+                        }
+                        20 if !d.take_null_for(&mut self.rep_string) => {
+                            d.read_list_in_place(
+                                &mut self.rep_string,
+                                ::protojsonx_runtime::__private::Decoder::read_string_into,
+                            )?;
+                        }
+                        21 if !d.take_null_for(&mut self.rep_color) => {
+                            d.read_enum_list::<Color>(&mut self.rep_color)?;
+                        }
+                        22 if !d.take_null_for(&mut self.rep_msg) => {
+                            d.read_message_list(&mut self.rep_msg)?;
+                        }
+                        23 if !d.take_null_for(&mut self.rep_bytes) => {
+                            d.read_list_in_place(
+                                &mut self.rep_bytes,
+                                ::protojsonx_runtime::__private::Decoder::read_bytes_into,
+                            )?;
+                        }
+                        24 if !d.take_null_for(&mut self.custom_json) => {
+                            d.read_string_into(&mut self.custom_json)?;
+                        }
+                        25 if !d.take_null_for(&mut self.aliased) => {
+                            d.read_enum_into::<Aliased, _>(&mut self.aliased)?;
+                        }
+                        26 if !d.take_null_for(&mut self.rep_double) => {
+                            d.read_list(
+                                &mut self.rep_double,
+                                ::protojsonx_runtime::__private::Decoder::read_f64,
+                            )?;
+                        }
+                        _ => {}
                     }
-                    26 if !d.take_null() => {
-                        d.read_list(
-                            &mut self.rep_double,
-                            ::protojsonx_runtime::__private::Decoder::read_f64,
-                        )?;
-                    }
-                    _ => {}
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.f_double);
+            seen.reset(1, &mut self.f_float);
+            seen.reset(2, &mut self.f_int64);
+            seen.reset(3, &mut self.f_uint64);
+            seen.reset(4, &mut self.f_int32);
+            seen.reset(5, &mut self.f_fixed64);
+            seen.reset(6, &mut self.f_fixed32);
+            seen.reset(7, &mut self.f_bool);
+            seen.reset(8, &mut self.f_string);
+            seen.reset(9, &mut self.f_bytes);
+            seen.reset(10, &mut self.f_uint32);
+            seen.reset(11, &mut self.f_sfixed32);
+            seen.reset(12, &mut self.f_sfixed64);
+            seen.reset(13, &mut self.f_sint32);
+            seen.reset(14, &mut self.f_sint64);
+            seen.reset(15, &mut self.color);
+            seen.reset(16, &mut self.opt_int32);
+            seen.reset(17, &mut self.opt_string);
+            seen.reset(18, &mut self.opt_color);
+            seen.reset(19, &mut self.rep_int64);
+            seen.reset(20, &mut self.rep_string);
+            seen.reset(21, &mut self.rep_color);
+            seen.reset(22, &mut self.rep_msg);
+            seen.reset(23, &mut self.rep_bytes);
+            seen.reset(24, &mut self.custom_json);
+            seen.reset(25, &mut self.aliased);
+            seen.reset(26, &mut self.rep_double);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::ProtoJson for Maps {
@@ -357,114 +382,132 @@ impl ::protojsonx_runtime::ProtoJson for Maps {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        d.read_fields(
-            &[
-                (b"\"stringString\":", b"\"string_string\":"),
-                (b"\"int32Int32\":", b"\"int32_int32\":"),
-                (b"\"int64String\":", b"\"int64_string\":"),
-                (b"\"uint32Bool\":", b"\"uint32_bool\":"),
-                (b"\"uint64Double\":", b"\"uint64_double\":"),
-                (b"\"sint32Bytes\":", b"\"sint32_bytes\":"),
-                (b"\"sint64Color\":", b"\"sint64_color\":"),
-                (b"\"fixed32Msg\":", b"\"fixed32_msg\":"),
-                (b"\"fixed64Float\":", b"\"fixed64_float\":"),
-                (b"\"sfixed32Int64\":", b"\"sfixed32_int64\":"),
-                (b"\"sfixed64Uint64\":", b"\"sfixed64_uint64\":"),
-                (b"\"boolString\":", b"\"bool_string\":"),
-            ],
-            |key| match key {
-                b"stringString" | b"string_string" => ::core::option::Option::Some(0),
-                b"int32Int32" | b"int32_int32" => ::core::option::Option::Some(1),
-                b"int64String" | b"int64_string" => ::core::option::Option::Some(2),
-                b"uint32Bool" | b"uint32_bool" => ::core::option::Option::Some(3),
-                b"uint64Double" | b"uint64_double" => ::core::option::Option::Some(4),
-                b"sint32Bytes" | b"sint32_bytes" => ::core::option::Option::Some(5),
-                b"sint64Color" | b"sint64_color" => ::core::option::Option::Some(6),
-                b"fixed32Msg" | b"fixed32_msg" => ::core::option::Option::Some(7),
-                b"fixed64Float" | b"fixed64_float" => ::core::option::Option::Some(8),
-                b"sfixed32Int64" | b"sfixed32_int64" => ::core::option::Option::Some(9),
-                b"sfixed64Uint64" | b"sfixed64_uint64" => {
-                    ::core::option::Option::Some(10)
-                }
-                b"boolString" | b"bool_string" => ::core::option::Option::Some(11),
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        d.read_map(
-                            &mut self.string_string,
-                            ::protojsonx_runtime::__private::Decoder::read_string,
-                        )?;
+        let seen = d
+            .read_fields(
+                &[
+                    (b"\"stringString\":", b"\"string_string\":"),
+                    (b"\"int32Int32\":", b"\"int32_int32\":"),
+                    (b"\"int64String\":", b"\"int64_string\":"),
+                    (b"\"uint32Bool\":", b"\"uint32_bool\":"),
+                    (b"\"uint64Double\":", b"\"uint64_double\":"),
+                    (b"\"sint32Bytes\":", b"\"sint32_bytes\":"),
+                    (b"\"sint64Color\":", b"\"sint64_color\":"),
+                    (b"\"fixed32Msg\":", b"\"fixed32_msg\":"),
+                    (b"\"fixed64Float\":", b"\"fixed64_float\":"),
+                    (b"\"sfixed32Int64\":", b"\"sfixed32_int64\":"),
+                    (b"\"sfixed64Uint64\":", b"\"sfixed64_uint64\":"),
+                    (b"\"boolString\":", b"\"bool_string\":"),
+                ],
+                |key| match key {
+                    b"stringString" | b"string_string" => ::core::option::Option::Some(0),
+                    b"int32Int32" | b"int32_int32" => ::core::option::Option::Some(1),
+                    b"int64String" | b"int64_string" => ::core::option::Option::Some(2),
+                    b"uint32Bool" | b"uint32_bool" => ::core::option::Option::Some(3),
+                    b"uint64Double" | b"uint64_double" => ::core::option::Option::Some(4),
+                    b"sint32Bytes" | b"sint32_bytes" => ::core::option::Option::Some(5),
+                    b"sint64Color" | b"sint64_color" => ::core::option::Option::Some(6),
+                    b"fixed32Msg" | b"fixed32_msg" => ::core::option::Option::Some(7),
+                    b"fixed64Float" | b"fixed64_float" => ::core::option::Option::Some(8),
+                    b"sfixed32Int64" | b"sfixed32_int64" => {
+                        ::core::option::Option::Some(9)
                     }
-                    1 if !d.take_null() => {
-                        d.read_map(
-                            &mut self.int32_int32,
-                            ::protojsonx_runtime::__private::Decoder::read_i32,
-                        )?;
+                    b"sfixed64Uint64" | b"sfixed64_uint64" => {
+                        ::core::option::Option::Some(10)
                     }
-                    2 if !d.take_null() => {
-                        d.read_map(
-                            &mut self.int64_string,
-                            ::protojsonx_runtime::__private::Decoder::read_string,
-                        )?;
+                    b"boolString" | b"bool_string" => ::core::option::Option::Some(11),
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    match field {
+                        0 if !d.take_null_for(&mut self.string_string) => {
+                            d.read_map(
+                                &mut self.string_string,
+                                ::protojsonx_runtime::__private::Decoder::read_string,
+                            )?;
+                        }
+                        1 if !d.take_null_for(&mut self.int32_int32) => {
+                            d.read_map(
+                                &mut self.int32_int32,
+                                ::protojsonx_runtime::__private::Decoder::read_i32,
+                            )?;
+                        }
+                        2 if !d.take_null_for(&mut self.int64_string) => {
+                            d.read_map(
+                                &mut self.int64_string,
+                                ::protojsonx_runtime::__private::Decoder::read_string,
+                            )?;
+                        }
+                        3 if !d.take_null_for(&mut self.uint32_bool) => {
+                            d.read_map(
+                                &mut self.uint32_bool,
+                                ::protojsonx_runtime::__private::Decoder::read_bool,
+                            )?;
+                        }
+                        4 if !d.take_null_for(&mut self.uint64_double) => {
+                            d.read_map(
+                                &mut self.uint64_double,
+                                ::protojsonx_runtime::__private::Decoder::read_f64,
+                            )?;
+                        }
+                        5 if !d.take_null_for(&mut self.sint32_bytes) => {
+                            d.read_map(
+                                &mut self.sint32_bytes,
+                                ::protojsonx_runtime::__private::Decoder::read_bytes,
+                            )?;
+                        }
+                        6 if !d.take_null_for(&mut self.sint64_color) => {
+                            d.read_enum_map::<_, Color>(&mut self.sint64_color)?;
+                        }
+                        7 if !d.take_null_for(&mut self.fixed32_msg) => {
+                            d.read_map(
+                                &mut self.fixed32_msg,
+                                ::protojsonx_runtime::__private::Decoder::new_message,
+                            )?;
+                        }
+                        8 if !d.take_null_for(&mut self.fixed64_float) => {
+                            d.read_map(
+                                &mut self.fixed64_float,
+                                ::protojsonx_runtime::__private::Decoder::read_f32,
+                            )?;
+                        }
+                        9 if !d.take_null_for(&mut self.sfixed32_int64) => {
+                            d.read_map(
+                                &mut self.sfixed32_int64,
+                                ::protojsonx_runtime::__private::Decoder::read_i64,
+                            )?;
+                        }
+                        10 if !d.take_null_for(&mut self.sfixed64_uint64) => {
+                            d.read_map(
+                                &mut self.sfixed64_uint64,
+                                ::protojsonx_runtime::__private::Decoder::read_u64,
+                            )?;
+                        }
+                        11 if !d.take_null_for(&mut self.bool_string) => {
+                            d.read_map(
+                                &mut self.bool_string,
+                                ::protojsonx_runtime::__private::Decoder::read_string,
+                            )?;
+                        }
+                        _ => {}
                     }
-                    3 if !d.take_null() => {
-                        d.read_map(
-                            &mut self.uint32_bool,
-                            ::protojsonx_runtime::__private::Decoder::read_bool,
-                        )?;
-                    }
-                    4 if !d.take_null() => {
-                        d.read_map(
-                            &mut self.uint64_double,
-                            ::protojsonx_runtime::__private::Decoder::read_f64,
-                        )?;
-                    }
-                    5 if !d.take_null() => {
-                        d.read_map(
-                            &mut self.sint32_bytes,
-                            ::protojsonx_runtime::__private::Decoder::read_bytes,
-                        )?;
-                    }
-                    6 if !d.take_null() => {
-                        d.read_enum_map::<_, Color>(&mut self.sint64_color)?;
-                    }
-                    7 if !d.take_null() => {
-                        d.read_map(
-                            &mut self.fixed32_msg,
-                            ::protojsonx_runtime::__private::Decoder::new_message,
-                        )?;
-                    }
-                    8 if !d.take_null() => {
-                        d.read_map(
-                            &mut self.fixed64_float,
-                            ::protojsonx_runtime::__private::Decoder::read_f32,
-                        )?;
-                    }
-                    9 if !d.take_null() => {
-                        d.read_map(
-                            &mut self.sfixed32_int64,
-                            ::protojsonx_runtime::__private::Decoder::read_i64,
-                        )?;
-                    }
-                    10 if !d.take_null() => {
-                        d.read_map(
-                            &mut self.sfixed64_uint64,
-                            ::protojsonx_runtime::__private::Decoder::read_u64,
-                        )?;
-                    }
-                    11 if !d.take_null() => {
-                        d.read_map(
-                            &mut self.bool_string,
-                            ::protojsonx_runtime::__private::Decoder::read_string,
-                        )?;
-                    }
-                    _ => {}
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.string_string);
+            seen.reset(1, &mut self.int32_int32);
+            seen.reset(2, &mut self.int64_string);
+            seen.reset(3, &mut self.uint32_bool);
+            seen.reset(4, &mut self.uint64_double);
+            seen.reset(5, &mut self.sint32_bytes);
+            seen.reset(6, &mut self.sint64_color);
+            seen.reset(7, &mut self.fixed32_msg);
+            seen.reset(8, &mut self.fixed64_float);
+            seen.reset(9, &mut self.sfixed32_int64);
+            seen.reset(10, &mut self.sfixed64_uint64);
+            seen.reset(11, &mut self.bool_string);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::ProtoJson for Oneofs {
@@ -521,80 +564,116 @@ impl ::protojsonx_runtime::ProtoJson for Oneofs {
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
         let mut seen_oneofs = [false; 2];
-        d.read_fields(
-            &[
-                (b"\"before\":", b"\"before\":"),
-                (b"\"name\":", b"\"name\":"),
-                (b"\"id\":", b"\"id\":"),
-                (b"\"color\":", b"\"color\":"),
-                (b"\"scalars\":", b"\"scalars\":"),
-                (b"\"data\":", b"\"data\":"),
-                (b"\"flag\":", b"\"flag\":"),
-                (b"\"after\":", b"\"after\":"),
-            ],
-            |key| match key {
-                b"before" => ::core::option::Option::Some(0),
-                b"name" => ::core::option::Option::Some(1),
-                b"id" => ::core::option::Option::Some(2),
-                b"color" => ::core::option::Option::Some(3),
-                b"scalars" => ::core::option::Option::Some(4),
-                b"data" => ::core::option::Option::Some(5),
-                b"flag" => ::core::option::Option::Some(6),
-                b"after" => ::core::option::Option::Some(7),
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        self.before = d.read_i32()?;
-                    }
-                    1 if !d.take_null() => {
-                        d.mark_oneof(&mut seen_oneofs[0], "kind")?;
-                        self.kind = ::core::option::Option::Some(
-                            oneofs::Kind::Name(d.read_string()?),
-                        );
-                    }
-                    2 if !d.take_null() => {
-                        d.mark_oneof(&mut seen_oneofs[0], "kind")?;
-                        self.kind = ::core::option::Option::Some(
-                            oneofs::Kind::Id(d.read_i64()?),
-                        );
-                    }
-                    3 if !d.take_null() => {
-                        d.mark_oneof(&mut seen_oneofs[0], "kind")?;
-                        if let ::core::option::Option::Some(v) = d.read_enum::<Color>()?
-                        {
+        let seen = d
+            .read_fields(
+                &[
+                    (b"\"before\":", b"\"before\":"),
+                    (b"\"name\":", b"\"name\":"),
+                    (b"\"id\":", b"\"id\":"),
+                    (b"\"color\":", b"\"color\":"),
+                    (b"\"scalars\":", b"\"scalars\":"),
+                    (b"\"data\":", b"\"data\":"),
+                    (b"\"flag\":", b"\"flag\":"),
+                    (b"\"after\":", b"\"after\":"),
+                ],
+                |key| match key {
+                    b"before" => ::core::option::Option::Some(0),
+                    b"name" => ::core::option::Option::Some(1),
+                    b"id" => ::core::option::Option::Some(2),
+                    b"color" => ::core::option::Option::Some(3),
+                    b"scalars" => ::core::option::Option::Some(4),
+                    b"data" => ::core::option::Option::Some(5),
+                    b"flag" => ::core::option::Option::Some(6),
+                    b"after" => ::core::option::Option::Some(7),
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    match field {
+                        0 if !d.take_null_for(&mut self.before) => {
+                            self.before = d.read_i32()?;
+                        }
+                        1 if !d.take_null() => {
+                            d.mark_oneof(&mut seen_oneofs[0], "kind")?;
+                            if let ::core::option::Option::Some(oneofs::Kind::Name(v)) = &mut self
+                                .kind
+                            {
+                                d.read_string_into(v)?;
+                            } else {
+                                self.kind = ::core::option::Option::Some(
+                                    oneofs::Kind::Name(d.read_string()?),
+                                );
+                            }
+                        }
+                        2 if !d.take_null() => {
+                            d.mark_oneof(&mut seen_oneofs[0], "kind")?;
                             self.kind = ::core::option::Option::Some(
-                                oneofs::Kind::Color(v),
+                                oneofs::Kind::Id(d.read_i64()?),
                             );
                         }
+                        3 if !d.take_null() => {
+                            d.mark_oneof(&mut seen_oneofs[0], "kind")?;
+                            if let ::core::option::Option::Some(v) = d
+                                .read_enum::<Color>()?
+                            {
+                                self.kind = ::core::option::Option::Some(
+                                    oneofs::Kind::Color(v),
+                                );
+                            } else {
+                                d.unset(&mut self.kind);
+                            }
+                        }
+                        4 if !d.take_null() => {
+                            d.mark_oneof(&mut seen_oneofs[0], "kind")?;
+                            if let ::core::option::Option::Some(
+                                oneofs::Kind::Scalars(v),
+                            ) = &mut self.kind
+                            {
+                                d.read_message(v)?;
+                            } else {
+                                self.kind = ::core::option::Option::Some(
+                                    oneofs::Kind::Scalars(d.new_message()?),
+                                );
+                            }
+                        }
+                        5 if !d.take_null() => {
+                            d.mark_oneof(&mut seen_oneofs[0], "kind")?;
+                            if let ::core::option::Option::Some(oneofs::Kind::Data(v)) = &mut self
+                                .kind
+                            {
+                                d.read_bytes_into(v)?;
+                            } else {
+                                self.kind = ::core::option::Option::Some(
+                                    oneofs::Kind::Data(d.read_bytes()?),
+                                );
+                            }
+                        }
+                        6 if !d.take_null() => {
+                            d.mark_oneof(&mut seen_oneofs[1], "other")?;
+                            self.other = ::core::option::Option::Some(
+                                oneofs::Other::Flag(d.read_bool()?),
+                            );
+                        }
+                        7 if !d.take_null_for(&mut self.after) => {
+                            self.after = d.read_i32()?;
+                        }
+                        _ => {}
                     }
-                    4 if !d.take_null() => {
-                        d.mark_oneof(&mut seen_oneofs[0], "kind")?;
-                        self.kind = ::core::option::Option::Some(
-                            oneofs::Kind::Scalars(d.new_message()?),
-                        );
-                    }
-                    5 if !d.take_null() => {
-                        d.mark_oneof(&mut seen_oneofs[0], "kind")?;
-                        self.kind = ::core::option::Option::Some(
-                            oneofs::Kind::Data(d.read_bytes()?),
-                        );
-                    }
-                    6 if !d.take_null() => {
-                        d.mark_oneof(&mut seen_oneofs[1], "other")?;
-                        self.other = ::core::option::Option::Some(
-                            oneofs::Other::Flag(d.read_bool()?),
-                        );
-                    }
-                    7 if !d.take_null() => {
-                        self.after = d.read_i32()?;
-                    }
-                    _ => {}
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.before);
+            seen.reset(7, &mut self.after);
+            ::protojsonx_runtime::__private::reset_unless(
+                seen_oneofs[0],
+                &mut self.kind,
+            );
+            ::protojsonx_runtime::__private::reset_unless(
+                seen_oneofs[1],
+                &mut self.other,
+            );
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::ProtoJson for Tree {
@@ -638,54 +717,72 @@ impl ::protojsonx_runtime::ProtoJson for Tree {
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
         let mut seen_oneofs = [false; 1];
-        d.read_fields(
-            &[
-                (b"\"label\":", b"\"label\":"),
-                (b"\"left\":", b"\"left\":"),
-                (b"\"children\":", b"\"children\":"),
-                (b"\"next\":", b"\"next\":"),
-                (b"\"named\":", b"\"named\":"),
-            ],
-            |key| match key {
-                b"label" => ::core::option::Option::Some(0),
-                b"left" => ::core::option::Option::Some(1),
-                b"children" => ::core::option::Option::Some(2),
-                b"next" => ::core::option::Option::Some(3),
-                b"named" => ::core::option::Option::Some(4),
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        self.label = d.read_string()?;
+        let seen = d
+            .read_fields(
+                &[
+                    (b"\"label\":", b"\"label\":"),
+                    (b"\"left\":", b"\"left\":"),
+                    (b"\"children\":", b"\"children\":"),
+                    (b"\"next\":", b"\"next\":"),
+                    (b"\"named\":", b"\"named\":"),
+                ],
+                |key| match key {
+                    b"label" => ::core::option::Option::Some(0),
+                    b"left" => ::core::option::Option::Some(1),
+                    b"children" => ::core::option::Option::Some(2),
+                    b"next" => ::core::option::Option::Some(3),
+                    b"named" => ::core::option::Option::Some(4),
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    match field {
+                        0 if !d.take_null_for(&mut self.label) => {
+                            d.read_string_into(&mut self.label)?;
+                        }
+                        1 if !d.take_null_for(&mut self.left) => {
+                            d.read_message(
+                                self
+                                    .left
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        2 if !d.take_null_for(&mut self.children) => {
+                            d.read_message_list(&mut self.children)?;
+                        }
+                        3 if !d.take_null() => {
+                            d.mark_oneof(&mut seen_oneofs[0], "link")?;
+                            if let ::core::option::Option::Some(tree::Link::Next(v)) = &mut self
+                                .link
+                            {
+                                d.read_message(v)?;
+                            } else {
+                                self.link = ::core::option::Option::Some(
+                                    tree::Link::Next(d.new_message()?),
+                                );
+                            }
+                        }
+                        4 if !d.take_null_for(&mut self.named) => {
+                            d.read_map(
+                                &mut self.named,
+                                ::protojsonx_runtime::__private::Decoder::new_message,
+                            )?;
+                        }
+                        _ => {}
                     }
-                    1 if !d.take_null() => {
-                        d.read_message(
-                            self
-                                .left
-                                .get_or_insert_with(::core::default::Default::default),
-                        )?;
-                    }
-                    2 if !d.take_null() => {
-                        d.read_message_list(&mut self.children)?;
-                    }
-                    3 if !d.take_null() => {
-                        d.mark_oneof(&mut seen_oneofs[0], "link")?;
-                        self.link = ::core::option::Option::Some(
-                            tree::Link::Next(d.new_message()?),
-                        );
-                    }
-                    4 if !d.take_null() => {
-                        d.read_map(
-                            &mut self.named,
-                            ::protojsonx_runtime::__private::Decoder::new_message,
-                        )?;
-                    }
-                    _ => {}
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.label);
+            seen.reset(1, &mut self.left);
+            seen.reset(2, &mut self.children);
+            seen.reset(4, &mut self.named);
+            ::protojsonx_runtime::__private::reset_unless(
+                seen_oneofs[0],
+                &mut self.link,
+            );
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::ProtoJson for Outer {
@@ -727,60 +824,64 @@ impl ::protojsonx_runtime::ProtoJson for Outer {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        d.read_fields(
-            &[
-                (b"\"inner\":", b"\"inner\":"),
-                (b"\"mood\":", b"\"mood\":"),
-                (b"\"remote\":", b"\"remote\":"),
-                (b"\"remoteKind\":", b"\"remote_kind\":"),
-                (b"\"deepests\":", b"\"deepests\":"),
-            ],
-            |key| match key {
-                b"inner" => ::core::option::Option::Some(0),
-                b"mood" => ::core::option::Option::Some(1),
-                b"remote" => ::core::option::Option::Some(2),
-                b"remoteKind" | b"remote_kind" => ::core::option::Option::Some(3),
-                b"deepests" => ::core::option::Option::Some(4),
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        d.read_message(
-                            self
-                                .inner
-                                .get_or_insert_with(::core::default::Default::default),
-                        )?;
-                    }
-                    1 if !d.take_null() => {
-                        if let ::core::option::Option::Some(v) = d
-                            .read_enum::<outer::inner::Mood>()?
-                        {
-                            self.mood = v;
+        let seen = d
+            .read_fields(
+                &[
+                    (b"\"inner\":", b"\"inner\":"),
+                    (b"\"mood\":", b"\"mood\":"),
+                    (b"\"remote\":", b"\"remote\":"),
+                    (b"\"remoteKind\":", b"\"remote_kind\":"),
+                    (b"\"deepests\":", b"\"deepests\":"),
+                ],
+                |key| match key {
+                    b"inner" => ::core::option::Option::Some(0),
+                    b"mood" => ::core::option::Option::Some(1),
+                    b"remote" => ::core::option::Option::Some(2),
+                    b"remoteKind" | b"remote_kind" => ::core::option::Option::Some(3),
+                    b"deepests" => ::core::option::Option::Some(4),
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    match field {
+                        0 if !d.take_null_for(&mut self.inner) => {
+                            d.read_message(
+                                self
+                                    .inner
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
                         }
-                    }
-                    2 if !d.take_null() => {
-                        d.read_message(
-                            self
-                                .remote
-                                .get_or_insert_with(::core::default::Default::default),
-                        )?;
-                    }
-                    3 if !d.take_null() => {
-                        if let ::core::option::Option::Some(v) = d
-                            .read_enum::<super::other::remote::Kind>()?
-                        {
-                            self.remote_kind = v;
+                        1 if !d.take_null_for(&mut self.mood) => {
+                            d.read_enum_into::<outer::inner::Mood, _>(&mut self.mood)?;
                         }
+                        2 if !d.take_null_for(&mut self.remote) => {
+                            d.read_message(
+                                self
+                                    .remote
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        3 if !d.take_null_for(&mut self.remote_kind) => {
+                            d.read_enum_into::<
+                                    super::other::remote::Kind,
+                                    _,
+                                >(&mut self.remote_kind)?;
+                        }
+                        4 if !d.take_null_for(&mut self.deepests) => {
+                            d.read_message_list(&mut self.deepests)?;
+                        }
+                        _ => {}
                     }
-                    4 if !d.take_null() => {
-                        d.read_message_list(&mut self.deepests)?;
-                    }
-                    _ => {}
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.inner);
+            seen.reset(1, &mut self.mood);
+            seen.reset(2, &mut self.remote);
+            seen.reset(3, &mut self.remote_kind);
+            seen.reset(4, &mut self.deepests);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::ProtoJson for outer::Inner {
@@ -808,34 +909,36 @@ impl ::protojsonx_runtime::ProtoJson for outer::Inner {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        d.read_fields(
-            &[(b"\"deepest\":", b"\"deepest\":"), (b"\"mood\":", b"\"mood\":")],
-            |key| match key {
-                b"deepest" => ::core::option::Option::Some(0),
-                b"mood" => ::core::option::Option::Some(1),
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        d.read_message(
-                            self
-                                .deepest
-                                .get_or_insert_with(::core::default::Default::default),
-                        )?;
-                    }
-                    1 if !d.take_null() => {
-                        if let ::core::option::Option::Some(v) = d
-                            .read_enum::<outer::inner::Mood>()?
-                        {
-                            self.mood = v;
+        let seen = d
+            .read_fields(
+                &[(b"\"deepest\":", b"\"deepest\":"), (b"\"mood\":", b"\"mood\":")],
+                |key| match key {
+                    b"deepest" => ::core::option::Option::Some(0),
+                    b"mood" => ::core::option::Option::Some(1),
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    match field {
+                        0 if !d.take_null_for(&mut self.deepest) => {
+                            d.read_message(
+                                self
+                                    .deepest
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
                         }
+                        1 if !d.take_null_for(&mut self.mood) => {
+                            d.read_enum_into::<outer::inner::Mood, _>(&mut self.mood)?;
+                        }
+                        _ => {}
                     }
-                    _ => {}
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.deepest);
+            seen.reset(1, &mut self.mood);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::ProtoJson for outer::inner::Deepest {
@@ -857,19 +960,24 @@ impl ::protojsonx_runtime::ProtoJson for outer::inner::Deepest {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        d.read_fields(
-            &[(b"\"x\":", b"\"x\":")],
-            |key| match key {
-                b"x" => ::core::option::Option::Some(0),
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                if field == 0 && !d.take_null() {
-                    self.x = d.read_i32()?;
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+        let seen = d
+            .read_fields(
+                &[(b"\"x\":", b"\"x\":")],
+                |key| match key {
+                    b"x" => ::core::option::Option::Some(0),
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    if field == 0 && !d.take_null_for(&mut self.x) {
+                        self.x = d.read_i32()?;
+                    }
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.x);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::ProtoJson for Nothing {
@@ -1007,177 +1115,217 @@ impl ::protojsonx_runtime::ProtoJson for WellKnown {
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
         let mut seen_oneofs = [false; 1];
-        d.read_fields(
-            &[
-                (b"\"ts\":", b"\"ts\":"),
-                (b"\"dur\":", b"\"dur\":"),
-                (b"\"i32\":", b"\"i32\":"),
-                (b"\"i64s\":", b"\"i64s\":"),
-                (b"\"st\":", b"\"st\":"),
-                (b"\"val\":", b"\"val\":"),
-                (b"\"vals\":", b"\"vals\":"),
-                (b"\"list\":", b"\"list\":"),
-                (b"\"null\":", b"\"null\":"),
-                (b"\"mask\":", b"\"mask\":"),
-                (b"\"any\":", b"\"any\":"),
-                (b"\"empty\":", b"\"empty\":"),
-                (b"\"valMap\":", b"\"val_map\":"),
-                (b"\"tsMap\":", b"\"ts_map\":"),
-                (b"\"bytes\":", b"\"bytes\":"),
-                (b"\"str\":", b"\"str\":"),
-                (b"\"oTs\":", b"\"o_ts\":"),
-                (b"\"oNull\":", b"\"o_null\":"),
-                (b"\"oVal\":", b"\"o_val\":"),
-            ],
-            |key| match key {
-                b"ts" => ::core::option::Option::Some(0),
-                b"dur" => ::core::option::Option::Some(1),
-                b"i32" => ::core::option::Option::Some(2),
-                b"i64s" => ::core::option::Option::Some(3),
-                b"st" => ::core::option::Option::Some(4),
-                b"val" => ::core::option::Option::Some(5),
-                b"vals" => ::core::option::Option::Some(6),
-                b"list" => ::core::option::Option::Some(7),
-                b"null" => ::core::option::Option::Some(8),
-                b"mask" => ::core::option::Option::Some(9),
-                b"any" => ::core::option::Option::Some(10),
-                b"empty" => ::core::option::Option::Some(11),
-                b"valMap" | b"val_map" => ::core::option::Option::Some(12),
-                b"tsMap" | b"ts_map" => ::core::option::Option::Some(13),
-                b"bytes" => ::core::option::Option::Some(14),
-                b"str" => ::core::option::Option::Some(15),
-                b"oTs" | b"o_ts" => ::core::option::Option::Some(16),
-                b"oNull" | b"o_null" => ::core::option::Option::Some(17),
-                b"oVal" | b"o_val" => ::core::option::Option::Some(18),
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        d.read_message(
-                            self.ts.get_or_insert_with(::core::default::Default::default),
-                        )?;
-                    }
-                    1 if !d.take_null() => {
-                        d.read_message(
-                            self
-                                .dur
-                                .get_or_insert_with(::core::default::Default::default),
-                        )?;
-                    }
-                    2 if !d.take_null() => {
-                        d.read_message(
-                            self
-                                .i32
-                                .get_or_insert_with(::core::default::Default::default),
-                        )?;
-                    }
-                    3 if !d.take_null() => {
-                        d.read_message_list(&mut self.i64s)?;
-                    }
-                    4 if !d.take_null() => {
-                        d.read_message(
-                            self.st.get_or_insert_with(::core::default::Default::default),
-                        )?;
-                    }
-                    5 => {
-                        d.read_message(
-                            self
-                                .val
-                                .get_or_insert_with(::core::default::Default::default),
-                        )?;
-                    }
-                    6 => {
-                        d.read_message_list(&mut self.vals)?;
-                    }
-                    7 if !d.take_null() => {
-                        d.read_message(
-                            self
-                                .list
-                                .get_or_insert_with(::core::default::Default::default),
-                        )?;
-                    }
-                    8 => {
-                        if let ::core::option::Option::Some(v) = d
-                            .read_enum::<::prost_types::NullValue>()?
-                        {
-                            self.null = v;
+        let seen = d
+            .read_fields(
+                &[
+                    (b"\"ts\":", b"\"ts\":"),
+                    (b"\"dur\":", b"\"dur\":"),
+                    (b"\"i32\":", b"\"i32\":"),
+                    (b"\"i64s\":", b"\"i64s\":"),
+                    (b"\"st\":", b"\"st\":"),
+                    (b"\"val\":", b"\"val\":"),
+                    (b"\"vals\":", b"\"vals\":"),
+                    (b"\"list\":", b"\"list\":"),
+                    (b"\"null\":", b"\"null\":"),
+                    (b"\"mask\":", b"\"mask\":"),
+                    (b"\"any\":", b"\"any\":"),
+                    (b"\"empty\":", b"\"empty\":"),
+                    (b"\"valMap\":", b"\"val_map\":"),
+                    (b"\"tsMap\":", b"\"ts_map\":"),
+                    (b"\"bytes\":", b"\"bytes\":"),
+                    (b"\"str\":", b"\"str\":"),
+                    (b"\"oTs\":", b"\"o_ts\":"),
+                    (b"\"oNull\":", b"\"o_null\":"),
+                    (b"\"oVal\":", b"\"o_val\":"),
+                ],
+                |key| match key {
+                    b"ts" => ::core::option::Option::Some(0),
+                    b"dur" => ::core::option::Option::Some(1),
+                    b"i32" => ::core::option::Option::Some(2),
+                    b"i64s" => ::core::option::Option::Some(3),
+                    b"st" => ::core::option::Option::Some(4),
+                    b"val" => ::core::option::Option::Some(5),
+                    b"vals" => ::core::option::Option::Some(6),
+                    b"list" => ::core::option::Option::Some(7),
+                    b"null" => ::core::option::Option::Some(8),
+                    b"mask" => ::core::option::Option::Some(9),
+                    b"any" => ::core::option::Option::Some(10),
+                    b"empty" => ::core::option::Option::Some(11),
+                    b"valMap" | b"val_map" => ::core::option::Option::Some(12),
+                    b"tsMap" | b"ts_map" => ::core::option::Option::Some(13),
+                    b"bytes" => ::core::option::Option::Some(14),
+                    b"str" => ::core::option::Option::Some(15),
+                    b"oTs" | b"o_ts" => ::core::option::Option::Some(16),
+                    b"oNull" | b"o_null" => ::core::option::Option::Some(17),
+                    b"oVal" | b"o_val" => ::core::option::Option::Some(18),
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    match field {
+                        0 if !d.take_null_for(&mut self.ts) => {
+                            d.read_message(
+                                self
+                                    .ts
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
                         }
-                    }
-                    9 if !d.take_null() => {
-                        d.read_message(
-                            self
-                                .mask
-                                .get_or_insert_with(::core::default::Default::default),
-                        )?;
-                    }
-                    10 if !d.take_null() => {
-                        d.read_message(
-                            self
-                                .any
-                                .get_or_insert_with(::core::default::Default::default),
-                        )?;
-                    }
-                    11 if !d.take_null() => {
-                        d.read_message(
-                            self
-                                .empty
-                                .get_or_insert_with(::core::default::Default::default),
-                        )?;
-                    }
-                    12 => {
-                        d.read_map(
-                            &mut self.val_map,
-                            ::protojsonx_runtime::__private::Decoder::new_message,
-                        )?;
-                    }
-                    13 if !d.take_null() => {
-                        d.read_map(
-                            &mut self.ts_map,
-                            ::protojsonx_runtime::__private::Decoder::new_message,
-                        )?;
-                    }
-                    14 if !d.take_null() => {
-                        d.read_message(
-                            self
-                                .bytes
-                                .get_or_insert_with(::core::default::Default::default),
-                        )?;
-                    }
-                    15 if !d.take_null() => {
-                        d.read_message(
-                            self
-                                .str
-                                .get_or_insert_with(::core::default::Default::default),
-                        )?;
-                    }
-                    16 if !d.take_null() => {
-                        d.mark_oneof(&mut seen_oneofs[0], "wk")?;
-                        self.wk = ::core::option::Option::Some(
-                            well_known::Wk::OTs(d.new_message()?),
-                        );
-                    }
-                    17 => {
-                        d.mark_oneof(&mut seen_oneofs[0], "wk")?;
-                        if let ::core::option::Option::Some(v) = d
-                            .read_enum::<::prost_types::NullValue>()?
-                        {
-                            self.wk = ::core::option::Option::Some(
-                                well_known::Wk::ONull(v),
-                            );
+                        1 if !d.take_null_for(&mut self.dur) => {
+                            d.read_message(
+                                self
+                                    .dur
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
                         }
+                        2 if !d.take_null_for(&mut self.i32) => {
+                            d.read_message(
+                                self
+                                    .i32
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        3 if !d.take_null_for(&mut self.i64s) => {
+                            d.read_message_list(&mut self.i64s)?;
+                        }
+                        4 if !d.take_null_for(&mut self.st) => {
+                            d.read_message(
+                                self
+                                    .st
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        5 => {
+                            d.read_message(
+                                self
+                                    .val
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        6 => {
+                            d.read_message_list(&mut self.vals)?;
+                        }
+                        7 if !d.take_null_for(&mut self.list) => {
+                            d.read_message(
+                                self
+                                    .list
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        8 => {
+                            d.read_enum_into::<
+                                    ::prost_types::NullValue,
+                                    _,
+                                >(&mut self.null)?;
+                        }
+                        9 if !d.take_null_for(&mut self.mask) => {
+                            d.read_message(
+                                self
+                                    .mask
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        10 if !d.take_null_for(&mut self.any) => {
+                            d.read_message(
+                                self
+                                    .any
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        11 if !d.take_null_for(&mut self.empty) => {
+                            d.read_message(
+                                self
+                                    .empty
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        12 => {
+                            d.read_map(
+                                &mut self.val_map,
+                                ::protojsonx_runtime::__private::Decoder::new_message,
+                            )?;
+                        }
+                        13 if !d.take_null_for(&mut self.ts_map) => {
+                            d.read_map(
+                                &mut self.ts_map,
+                                ::protojsonx_runtime::__private::Decoder::new_message,
+                            )?;
+                        }
+                        14 if !d.take_null_for(&mut self.bytes) => {
+                            d.read_message(
+                                self
+                                    .bytes
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        15 if !d.take_null_for(&mut self.str) => {
+                            d.read_message(
+                                self
+                                    .str
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        16 if !d.take_null() => {
+                            d.mark_oneof(&mut seen_oneofs[0], "wk")?;
+                            if let ::core::option::Option::Some(
+                                well_known::Wk::OTs(v),
+                            ) = &mut self.wk
+                            {
+                                d.read_message(v)?;
+                            } else {
+                                self.wk = ::core::option::Option::Some(
+                                    well_known::Wk::OTs(d.new_message()?),
+                                );
+                            }
+                        }
+                        17 => {
+                            d.mark_oneof(&mut seen_oneofs[0], "wk")?;
+                            if let ::core::option::Option::Some(v) = d
+                                .read_enum::<::prost_types::NullValue>()?
+                            {
+                                self.wk = ::core::option::Option::Some(
+                                    well_known::Wk::ONull(v),
+                                );
+                            } else {
+                                d.unset(&mut self.wk);
+                            }
+                        }
+                        18 => {
+                            d.mark_oneof(&mut seen_oneofs[0], "wk")?;
+                            if let ::core::option::Option::Some(
+                                well_known::Wk::OVal(v),
+                            ) = &mut self.wk
+                            {
+                                d.read_message(v)?;
+                            } else {
+                                self.wk = ::core::option::Option::Some(
+                                    well_known::Wk::OVal(d.new_message()?),
+                                );
+                            }
+                        }
+                        _ => {}
                     }
-                    18 => {
-                        d.mark_oneof(&mut seen_oneofs[0], "wk")?;
-                        self.wk = ::core::option::Option::Some(
-                            well_known::Wk::OVal(d.new_message()?),
-                        );
-                    }
-                    _ => {}
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.ts);
+            seen.reset(1, &mut self.dur);
+            seen.reset(2, &mut self.i32);
+            seen.reset(3, &mut self.i64s);
+            seen.reset(4, &mut self.st);
+            seen.reset(5, &mut self.val);
+            seen.reset(6, &mut self.vals);
+            seen.reset(7, &mut self.list);
+            seen.reset(8, &mut self.null);
+            seen.reset(9, &mut self.mask);
+            seen.reset(10, &mut self.any);
+            seen.reset(11, &mut self.empty);
+            seen.reset(12, &mut self.val_map);
+            seen.reset(13, &mut self.ts_map);
+            seen.reset(14, &mut self.bytes);
+            seen.reset(15, &mut self.str);
+            ::protojsonx_runtime::__private::reset_unless(seen_oneofs[0], &mut self.wk);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::ProtoJson for OnlyValues {
@@ -1199,19 +1347,24 @@ impl ::protojsonx_runtime::ProtoJson for OnlyValues {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        d.read_fields(
-            &[(b"\"values\":", b"\"values\":")],
-            |key| match key {
-                b"values" => ::core::option::Option::Some(0),
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                if field == 0 {
-                    d.read_message_list(&mut self.values)?;
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+        let seen = d
+            .read_fields(
+                &[(b"\"values\":", b"\"values\":")],
+                |key| match key {
+                    b"values" => ::core::option::Option::Some(0),
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    if field == 0 {
+                        d.read_message_list(&mut self.values)?;
+                    }
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.values);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::ProtoJson for OnlyValueMap {
@@ -1233,22 +1386,27 @@ impl ::protojsonx_runtime::ProtoJson for OnlyValueMap {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        d.read_fields(
-            &[(b"\"entries\":", b"\"entries\":")],
-            |key| match key {
-                b"entries" => ::core::option::Option::Some(0),
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                if field == 0 {
-                    d.read_map(
-                        &mut self.entries,
-                        ::protojsonx_runtime::__private::Decoder::new_message,
-                    )?;
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+        let seen = d
+            .read_fields(
+                &[(b"\"entries\":", b"\"entries\":")],
+                |key| match key {
+                    b"entries" => ::core::option::Option::Some(0),
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    if field == 0 {
+                        d.read_map(
+                            &mut self.entries,
+                            ::protojsonx_runtime::__private::Decoder::new_message,
+                        )?;
+                    }
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.entries);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::__private::JsonEnum for outer::inner::Mood {

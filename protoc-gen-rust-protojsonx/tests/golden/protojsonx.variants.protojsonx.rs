@@ -44,65 +44,81 @@ impl ::protojsonx_runtime::ProtoJson for Variants {
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
         let mut seen_oneofs = [false; 1];
-        d.read_fields(
-            &[
-                (b"\"blobs\":", b"\"blobs\":"),
-                (b"\"data\":", b"\"data\":"),
-                (b"\"datas\":", b"\"datas\":"),
-                (b"\"nested\":", b"\"nested\":"),
-                (b"\"boxed\":", b"\"boxed\":"),
-                (b"\"od\":", b"\"od\":"),
-            ],
-            |key| match key {
-                b"blobs" => ::core::option::Option::Some(0),
-                b"data" => ::core::option::Option::Some(1),
-                b"datas" => ::core::option::Option::Some(2),
-                b"nested" => ::core::option::Option::Some(3),
-                b"boxed" => ::core::option::Option::Some(4),
-                b"od" => ::core::option::Option::Some(5),
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        d.read_map(
-                            &mut self.blobs,
-                            ::protojsonx_runtime::__private::Decoder::read_bytes,
-                        )?;
+        let seen = d
+            .read_fields(
+                &[
+                    (b"\"blobs\":", b"\"blobs\":"),
+                    (b"\"data\":", b"\"data\":"),
+                    (b"\"datas\":", b"\"datas\":"),
+                    (b"\"nested\":", b"\"nested\":"),
+                    (b"\"boxed\":", b"\"boxed\":"),
+                    (b"\"od\":", b"\"od\":"),
+                ],
+                |key| match key {
+                    b"blobs" => ::core::option::Option::Some(0),
+                    b"data" => ::core::option::Option::Some(1),
+                    b"datas" => ::core::option::Option::Some(2),
+                    b"nested" => ::core::option::Option::Some(3),
+                    b"boxed" => ::core::option::Option::Some(4),
+                    b"od" => ::core::option::Option::Some(5),
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    match field {
+                        0 if !d.take_null_for(&mut self.blobs) => {
+                            d.read_map(
+                                &mut self.blobs,
+                                ::protojsonx_runtime::__private::Decoder::read_bytes,
+                            )?;
+                        }
+                        1 if !d.take_null_for(&mut self.data) => {
+                            d.read_bytes_into(&mut self.data)?;
+                        }
+                        2 if !d.take_null_for(&mut self.datas) => {
+                            d.read_list_in_place(
+                                &mut self.datas,
+                                ::protojsonx_runtime::__private::Decoder::read_bytes_into,
+                            )?;
+                        }
+                        3 if !d.take_null_for(&mut self.nested) => {
+                            d.read_map(
+                                &mut self.nested,
+                                ::protojsonx_runtime::__private::Decoder::new_message,
+                            )?;
+                        }
+                        4 if !d.take_null_for(&mut self.boxed) => {
+                            d.read_message(
+                                self
+                                    .boxed
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        5 if !d.take_null() => {
+                            d.mark_oneof(&mut seen_oneofs[0], "o")?;
+                            if let ::core::option::Option::Some(variants::O::Od(v)) = &mut self
+                                .o
+                            {
+                                d.read_bytes_into(v)?;
+                            } else {
+                                self.o = ::core::option::Option::Some(
+                                    variants::O::Od(d.read_bytes()?),
+                                );
+                            }
+                        }
+                        _ => {}
                     }
-                    1 if !d.take_null() => {
-                        self.data = d.read_bytes()?;
-                    }
-                    2 if !d.take_null() => {
-                        d.read_list(
-                            &mut self.datas,
-                            ::protojsonx_runtime::__private::Decoder::read_bytes,
-                        )?;
-                    }
-                    3 if !d.take_null() => {
-                        d.read_map(
-                            &mut self.nested,
-                            ::protojsonx_runtime::__private::Decoder::new_message,
-                        )?;
-                    }
-                    4 if !d.take_null() => {
-                        d.read_message(
-                            self
-                                .boxed
-                                .get_or_insert_with(::core::default::Default::default),
-                        )?;
-                    }
-                    5 if !d.take_null() => {
-                        d.mark_oneof(&mut seen_oneofs[0], "o")?;
-                        self.o = ::core::option::Option::Some(
-                            variants::O::Od(d.read_bytes()?),
-                        );
-                    }
-                    _ => {}
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.blobs);
+            seen.reset(1, &mut self.data);
+            seen.reset(2, &mut self.datas);
+            seen.reset(3, &mut self.nested);
+            seen.reset(4, &mut self.boxed);
+            ::protojsonx_runtime::__private::reset_unless(seen_oneofs[0], &mut self.o);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 /// Adds the messages of this package to `registry`, so that

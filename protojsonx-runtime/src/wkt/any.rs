@@ -123,8 +123,8 @@ impl ProtoJson for Any {
         }
         let start = d.offset();
         match find_type_url(d)? {
-            Probe::Empty => d.skip_value(),
-            Probe::Missing if d.ignore_unknown_fields() => d.skip_value(),
+            Probe::Empty => read_empty(self, d),
+            Probe::Missing if d.ignore_unknown_fields() => read_empty(self, d),
             Probe::Missing => Err(d.invalid_at(
                 start,
                 "missing \"@type\" field in google.protobuf.Any".into(),
@@ -138,6 +138,16 @@ impl ProtoJson for Any {
             }
         }
     }
+}
+
+/// Skips an object that packs no message: `{}`, or one without `@type`
+/// when unknown fields are ignored. It sets nothing (and when values
+/// replace, clears what `any` held).
+fn read_empty(any: &mut Any, d: &mut Decoder<'_>) -> Result<(), Error> {
+    d.skip_value()?;
+    d.unset(&mut any.type_url);
+    d.unset(&mut any.value);
+    Ok(())
 }
 
 /// Records an encoding error and writes a placeholder (the output is discarded).
@@ -328,7 +338,8 @@ mod tests {
                     }
                     Ok(())
                 },
-            )
+            )?;
+            Ok(())
         }
     }
 

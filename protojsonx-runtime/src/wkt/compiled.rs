@@ -23,13 +23,17 @@ pub fn write_as<P: ProtoJson + Message, M: Message>(msg: &M, e: &mut Encoder<'_>
     }
 }
 
-/// Reads the JSON of `P` and merges it into `msg`, which has the same wire format.
+/// Reads the JSON of `P` and merges it into `msg`, which has the same wire
+/// format (or replaces what `msg` held, when the decoder replaces).
 pub fn read_as<P: ProtoJson + Message, M: Message>(
     msg: &mut M,
     d: &mut Decoder<'_>,
 ) -> Result<(), Error> {
     let mut twin = P::default();
     twin.read_json(d)?;
+    if d.replaces() {
+        msg.clear();
+    }
     msg.merge(twin.encode_to_vec().as_slice()).map_err(|err| {
         Error::encode(
             ErrorKind::InvalidValue,

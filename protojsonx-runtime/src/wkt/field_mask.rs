@@ -90,8 +90,9 @@ impl ProtoJson for FieldMask {
 
     fn read_json(&mut self, d: &mut Decoder<'_>) -> Result<(), Error> {
         let start = d.offset();
-        let text = d.read_string()?;
+        let text = d.read_str()?;
         let text = text.trim_ascii();
+        d.unset(&mut self.paths);
         if text.is_empty() {
             return Ok(());
         }

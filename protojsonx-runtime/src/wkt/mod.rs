@@ -47,7 +47,7 @@ fn read_seconds_and_nanos(
     parse: ParseSecondsAndNanos,
 ) -> Result<(i64, i32), Error> {
     let start = d.offset();
-    let text = d.read_string()?;
+    let text = d.read_str()?;
     parse(text.as_bytes())
         .map_err(|reason| d.invalid_at(start, format!("invalid value for {type_name}: {reason}")))
 }

@@ -53,7 +53,7 @@ impl ProtoJson for ListValue {
     }
 
     fn read_json(&mut self, d: &mut Decoder<'_>) -> Result<(), Error> {
-        d.read_list(&mut self.values, Decoder::new_message)
+        d.read_message_list(&mut self.values)
     }
 }
 
@@ -93,9 +93,21 @@ impl ProtoJson for Value {
             }
             Peek::True | Peek::False => Kind::BoolValue(d.read_bool()?),
             Peek::Number => Kind::NumberValue(d.read_f64()?),
-            Peek::String => Kind::StringValue(d.read_string()?),
-            Peek::Object => Kind::StructValue(d.new_message()?),
-            Peek::Array => Kind::ListValue(d.new_message()?),
+            Peek::String => {
+                if let Some(Kind::StringValue(s)) = &mut self.kind {
+                    return d.read_string_into(s);
+                }
+                Kind::StringValue(d.read_string()?)
+            }
+            // Replacing, a struct or list held before is read into again.
+            Peek::Object => match &mut self.kind {
+                Some(Kind::StructValue(s)) if d.replaces() => return d.read_message(s),
+                _ => Kind::StructValue(d.new_message()?),
+            },
+            Peek::Array => match &mut self.kind {
+                Some(Kind::ListValue(l)) if d.replaces() => return d.read_message(l),
+                _ => Kind::ListValue(d.new_message()?),
+            },
             found @ (Peek::Invalid(_) | Peek::End) => {
                 return Err(d.expected("a JSON value", found));
             }

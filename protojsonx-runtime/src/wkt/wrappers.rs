@@ -51,8 +51,7 @@ impl ProtoJson for String {
     }
 
     fn read_json(&mut self, d: &mut Decoder<'_>) -> Result<(), Error> {
-        *self = d.read_string()?;
-        Ok(())
+        d.read_string_into(self)
     }
 }
 
@@ -65,8 +64,7 @@ impl ProtoJson for Vec<u8> {
     }
 
     fn read_json(&mut self, d: &mut Decoder<'_>) -> Result<(), Error> {
-        *self = d.read_bytes()?;
-        Ok(())
+        d.read_bytes_into(self)
     }
 }
 

@@ -38,39 +38,51 @@ impl ::protojsonx_runtime::ProtoJson for Version {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        d.read_fields(
-            &[
-                (b"\"major\":", b"\"major\":"),
-                (b"\"minor\":", b"\"minor\":"),
-                (b"\"patch\":", b"\"patch\":"),
-                (b"\"suffix\":", b"\"suffix\":"),
-            ],
-            |key| match key {
-                b"major" => ::core::option::Option::Some(0),
-                b"minor" => ::core::option::Option::Some(1),
-                b"patch" => ::core::option::Option::Some(2),
-                b"suffix" => ::core::option::Option::Some(3),
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        self.major = ::core::option::Option::Some(d.read_i32()?);
+        let seen = d
+            .read_fields(
+                &[
+                    (b"\"major\":", b"\"major\":"),
+                    (b"\"minor\":", b"\"minor\":"),
+                    (b"\"patch\":", b"\"patch\":"),
+                    (b"\"suffix\":", b"\"suffix\":"),
+                ],
+                |key| match key {
+                    b"major" => ::core::option::Option::Some(0),
+                    b"minor" => ::core::option::Option::Some(1),
+                    b"patch" => ::core::option::Option::Some(2),
+                    b"suffix" => ::core::option::Option::Some(3),
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    match field {
+                        0 if !d.take_null_for(&mut self.major) => {
+                            self.major = ::core::option::Option::Some(d.read_i32()?);
+                        }
+                        1 if !d.take_null_for(&mut self.minor) => {
+                            self.minor = ::core::option::Option::Some(d.read_i32()?);
+                        }
+                        2 if !d.take_null_for(&mut self.patch) => {
+                            self.patch = ::core::option::Option::Some(d.read_i32()?);
+                        }
+                        3 if !d.take_null_for(&mut self.suffix) => {
+                            d.read_string_into(
+                                self
+                                    .suffix
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        _ => {}
                     }
-                    1 if !d.take_null() => {
-                        self.minor = ::core::option::Option::Some(d.read_i32()?);
-                    }
-                    2 if !d.take_null() => {
-                        self.patch = ::core::option::Option::Some(d.read_i32()?);
-                    }
-                    3 if !d.take_null() => {
-                        self.suffix = ::core::option::Option::Some(d.read_string()?);
-                    }
-                    _ => {}
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.major);
+            seen.reset(1, &mut self.minor);
+            seen.reset(2, &mut self.patch);
+            seen.reset(3, &mut self.suffix);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::ProtoJson for CodeGeneratorRequest {
@@ -108,57 +120,69 @@ impl ::protojsonx_runtime::ProtoJson for CodeGeneratorRequest {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        d.read_fields(
-            &[
-                (b"\"fileToGenerate\":", b"\"file_to_generate\":"),
-                (b"\"parameter\":", b"\"parameter\":"),
-                (b"\"protoFile\":", b"\"proto_file\":"),
-                (b"\"sourceFileDescriptors\":", b"\"source_file_descriptors\":"),
-                (b"\"compilerVersion\":", b"\"compiler_version\":"),
-            ],
-            |key| match key {
-                b"fileToGenerate" | b"file_to_generate" => {
-                    ::core::option::Option::Some(0)
-                }
-                b"parameter" => ::core::option::Option::Some(1),
-                b"protoFile" | b"proto_file" => ::core::option::Option::Some(2),
-                b"sourceFileDescriptors" | b"source_file_descriptors" => {
-                    ::core::option::Option::Some(3)
-                }
-                b"compilerVersion" | b"compiler_version" => {
-                    ::core::option::Option::Some(4)
-                }
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        d.read_list(
-                            &mut self.file_to_generate,
-                            ::protojsonx_runtime::__private::Decoder::read_string,
-                        )?;
+        let seen = d
+            .read_fields(
+                &[
+                    (b"\"fileToGenerate\":", b"\"file_to_generate\":"),
+                    (b"\"parameter\":", b"\"parameter\":"),
+                    (b"\"protoFile\":", b"\"proto_file\":"),
+                    (b"\"sourceFileDescriptors\":", b"\"source_file_descriptors\":"),
+                    (b"\"compilerVersion\":", b"\"compiler_version\":"),
+                ],
+                |key| match key {
+                    b"fileToGenerate" | b"file_to_generate" => {
+                        ::core::option::Option::Some(0)
                     }
-                    1 if !d.take_null() => {
-                        self.parameter = ::core::option::Option::Some(d.read_string()?);
+                    b"parameter" => ::core::option::Option::Some(1),
+                    b"protoFile" | b"proto_file" => ::core::option::Option::Some(2),
+                    b"sourceFileDescriptors" | b"source_file_descriptors" => {
+                        ::core::option::Option::Some(3)
                     }
-                    2 if !d.take_null() => {
-                        d.read_message_list(&mut self.proto_file)?;
+                    b"compilerVersion" | b"compiler_version" => {
+                        ::core::option::Option::Some(4)
                     }
-                    3 => {
-                        d.skip_value()?;
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    match field {
+                        0 if !d.take_null_for(&mut self.file_to_generate) => {
+                            d.read_list_in_place(
+                                &mut self.file_to_generate,
+                                ::protojsonx_runtime::__private::Decoder::read_string_into,
+                            )?;
+                        }
+                        1 if !d.take_null_for(&mut self.parameter) => {
+                            d.read_string_into(
+                                self
+                                    .parameter
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        2 if !d.take_null_for(&mut self.proto_file) => {
+                            d.read_message_list(&mut self.proto_file)?;
+                        }
+                        3 => {
+                            d.skip_value()?;
+                        }
+                        4 if !d.take_null_for(&mut self.compiler_version) => {
+                            d.read_message(
+                                self
+                                    .compiler_version
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        _ => {}
                     }
-                    4 if !d.take_null() => {
-                        d.read_message(
-                            self
-                                .compiler_version
-                                .get_or_insert_with(::core::default::Default::default),
-                        )?;
-                    }
-                    _ => {}
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.file_to_generate);
+            seen.reset(1, &mut self.parameter);
+            seen.reset(2, &mut self.proto_file);
+            seen.reset(4, &mut self.compiler_version);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::ProtoJson for CodeGeneratorResponse {
@@ -192,38 +216,49 @@ impl ::protojsonx_runtime::ProtoJson for CodeGeneratorResponse {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        d.read_fields(
-            &[
-                (b"\"error\":", b"\"error\":"),
-                (b"\"supportedFeatures\":", b"\"supported_features\":"),
-                (b"\"file\":", b"\"file\":"),
-            ],
-            |key| match key {
-                b"error" => ::core::option::Option::Some(0),
-                b"supportedFeatures" | b"supported_features" => {
-                    ::core::option::Option::Some(1)
-                }
-                b"file" => ::core::option::Option::Some(2),
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        self.error = ::core::option::Option::Some(d.read_string()?);
+        let seen = d
+            .read_fields(
+                &[
+                    (b"\"error\":", b"\"error\":"),
+                    (b"\"supportedFeatures\":", b"\"supported_features\":"),
+                    (b"\"file\":", b"\"file\":"),
+                ],
+                |key| match key {
+                    b"error" => ::core::option::Option::Some(0),
+                    b"supportedFeatures" | b"supported_features" => {
+                        ::core::option::Option::Some(1)
                     }
-                    1 if !d.take_null() => {
-                        self.supported_features = ::core::option::Option::Some(
-                            d.read_u64()?,
-                        );
+                    b"file" => ::core::option::Option::Some(2),
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    match field {
+                        0 if !d.take_null_for(&mut self.error) => {
+                            d.read_string_into(
+                                self
+                                    .error
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        1 if !d.take_null_for(&mut self.supported_features) => {
+                            self.supported_features = ::core::option::Option::Some(
+                                d.read_u64()?,
+                            );
+                        }
+                        2 if !d.take_null_for(&mut self.file) => {
+                            d.read_message_list(&mut self.file)?;
+                        }
+                        _ => {}
                     }
-                    2 if !d.take_null() => {
-                        d.read_message_list(&mut self.file)?;
-                    }
-                    _ => {}
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.error);
+            seen.reset(1, &mut self.supported_features);
+            seen.reset(2, &mut self.file);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::ProtoJson for code_generator_response::File {
@@ -265,47 +300,67 @@ impl ::protojsonx_runtime::ProtoJson for code_generator_response::File {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        d.read_fields(
-            &[
-                (b"\"name\":", b"\"name\":"),
-                (b"\"insertionPoint\":", b"\"insertion_point\":"),
-                (b"\"content\":", b"\"content\":"),
-                (b"\"generatedCodeInfo\":", b"\"generated_code_info\":"),
-            ],
-            |key| match key {
-                b"name" => ::core::option::Option::Some(0),
-                b"insertionPoint" | b"insertion_point" => ::core::option::Option::Some(1),
-                b"content" => ::core::option::Option::Some(2),
-                b"generatedCodeInfo" | b"generated_code_info" => {
-                    ::core::option::Option::Some(3)
-                }
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        self.name = ::core::option::Option::Some(d.read_string()?);
+        let seen = d
+            .read_fields(
+                &[
+                    (b"\"name\":", b"\"name\":"),
+                    (b"\"insertionPoint\":", b"\"insertion_point\":"),
+                    (b"\"content\":", b"\"content\":"),
+                    (b"\"generatedCodeInfo\":", b"\"generated_code_info\":"),
+                ],
+                |key| match key {
+                    b"name" => ::core::option::Option::Some(0),
+                    b"insertionPoint" | b"insertion_point" => {
+                        ::core::option::Option::Some(1)
                     }
-                    1 if !d.take_null() => {
-                        self.insertion_point = ::core::option::Option::Some(
-                            d.read_string()?,
-                        );
+                    b"content" => ::core::option::Option::Some(2),
+                    b"generatedCodeInfo" | b"generated_code_info" => {
+                        ::core::option::Option::Some(3)
                     }
-                    2 if !d.take_null() => {
-                        self.content = ::core::option::Option::Some(d.read_string()?);
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    match field {
+                        0 if !d.take_null_for(&mut self.name) => {
+                            d.read_string_into(
+                                self
+                                    .name
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        1 if !d.take_null_for(&mut self.insertion_point) => {
+                            d.read_string_into(
+                                self
+                                    .insertion_point
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        2 if !d.take_null_for(&mut self.content) => {
+                            d.read_string_into(
+                                self
+                                    .content
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        3 if !d.take_null_for(&mut self.generated_code_info) => {
+                            d.read_message(
+                                self
+                                    .generated_code_info
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        _ => {}
                     }
-                    3 if !d.take_null() => {
-                        d.read_message(
-                            self
-                                .generated_code_info
-                                .get_or_insert_with(::core::default::Default::default),
-                        )?;
-                    }
-                    _ => {}
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.name);
+            seen.reset(1, &mut self.insertion_point);
+            seen.reset(2, &mut self.content);
+            seen.reset(3, &mut self.generated_code_info);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::__private::JsonEnum for code_generator_response::Feature {

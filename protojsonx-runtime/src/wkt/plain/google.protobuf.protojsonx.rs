@@ -18,19 +18,24 @@ impl ::protojsonx_runtime::ProtoJson for FileDescriptorSet {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        d.read_fields(
-            &[(b"\"file\":", b"\"file\":")],
-            |key| match key {
-                b"file" => ::core::option::Option::Some(0),
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                if field == 0 && !d.take_null() {
-                    d.read_message_list(&mut self.file)?;
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+        let seen = d
+            .read_fields(
+                &[(b"\"file\":", b"\"file\":")],
+                |key| match key {
+                    b"file" => ::core::option::Option::Some(0),
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    if field == 0 && !d.take_null_for(&mut self.file) {
+                        d.read_message_list(&mut self.file)?;
+                    }
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.file);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::ProtoJson for FileDescriptorProto {
@@ -106,105 +111,135 @@ impl ::protojsonx_runtime::ProtoJson for FileDescriptorProto {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        d.read_fields(
-            &[
-                (b"\"name\":", b"\"name\":"),
-                (b"\"package\":", b"\"package\":"),
-                (b"\"dependency\":", b"\"dependency\":"),
-                (b"\"publicDependency\":", b"\"public_dependency\":"),
-                (b"\"weakDependency\":", b"\"weak_dependency\":"),
-                (b"\"messageType\":", b"\"message_type\":"),
-                (b"\"enumType\":", b"\"enum_type\":"),
-                (b"\"service\":", b"\"service\":"),
-                (b"\"extension\":", b"\"extension\":"),
-                (b"\"options\":", b"\"options\":"),
-                (b"\"sourceCodeInfo\":", b"\"source_code_info\":"),
-                (b"\"syntax\":", b"\"syntax\":"),
-                (b"\"edition\":", b"\"edition\":"),
-            ],
-            |key| match key {
-                b"name" => ::core::option::Option::Some(0),
-                b"package" => ::core::option::Option::Some(1),
-                b"dependency" => ::core::option::Option::Some(2),
-                b"publicDependency" | b"public_dependency" => {
-                    ::core::option::Option::Some(3)
-                }
-                b"weakDependency" | b"weak_dependency" => ::core::option::Option::Some(4),
-                b"messageType" | b"message_type" => ::core::option::Option::Some(5),
-                b"enumType" | b"enum_type" => ::core::option::Option::Some(6),
-                b"service" => ::core::option::Option::Some(7),
-                b"extension" => ::core::option::Option::Some(8),
-                b"options" => ::core::option::Option::Some(9),
-                b"sourceCodeInfo" | b"source_code_info" => {
-                    ::core::option::Option::Some(10)
-                }
-                b"syntax" => ::core::option::Option::Some(11),
-                b"edition" => ::core::option::Option::Some(12),
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        self.name = ::core::option::Option::Some(d.read_string()?);
+        let seen = d
+            .read_fields(
+                &[
+                    (b"\"name\":", b"\"name\":"),
+                    (b"\"package\":", b"\"package\":"),
+                    (b"\"dependency\":", b"\"dependency\":"),
+                    (b"\"publicDependency\":", b"\"public_dependency\":"),
+                    (b"\"weakDependency\":", b"\"weak_dependency\":"),
+                    (b"\"messageType\":", b"\"message_type\":"),
+                    (b"\"enumType\":", b"\"enum_type\":"),
+                    (b"\"service\":", b"\"service\":"),
+                    (b"\"extension\":", b"\"extension\":"),
+                    (b"\"options\":", b"\"options\":"),
+                    (b"\"sourceCodeInfo\":", b"\"source_code_info\":"),
+                    (b"\"syntax\":", b"\"syntax\":"),
+                    (b"\"edition\":", b"\"edition\":"),
+                ],
+                |key| match key {
+                    b"name" => ::core::option::Option::Some(0),
+                    b"package" => ::core::option::Option::Some(1),
+                    b"dependency" => ::core::option::Option::Some(2),
+                    b"publicDependency" | b"public_dependency" => {
+                        ::core::option::Option::Some(3)
                     }
-                    1 if !d.take_null() => {
-                        self.package = ::core::option::Option::Some(d.read_string()?);
+                    b"weakDependency" | b"weak_dependency" => {
+                        ::core::option::Option::Some(4)
                     }
-                    2 if !d.take_null() => {
-                        d.read_list(
-                            &mut self.dependency,
-                            ::protojsonx_runtime::__private::Decoder::read_string,
-                        )?;
+                    b"messageType" | b"message_type" => ::core::option::Option::Some(5),
+                    b"enumType" | b"enum_type" => ::core::option::Option::Some(6),
+                    b"service" => ::core::option::Option::Some(7),
+                    b"extension" => ::core::option::Option::Some(8),
+                    b"options" => ::core::option::Option::Some(9),
+                    b"sourceCodeInfo" | b"source_code_info" => {
+                        ::core::option::Option::Some(10)
                     }
-                    3 if !d.take_null() => {
-                        d.read_list(
-                            &mut self.public_dependency,
-                            ::protojsonx_runtime::__private::Decoder::read_i32,
-                        )?;
+                    b"syntax" => ::core::option::Option::Some(11),
+                    b"edition" => ::core::option::Option::Some(12),
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    match field {
+                        0 if !d.take_null_for(&mut self.name) => {
+                            d.read_string_into(
+                                self
+                                    .name
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        1 if !d.take_null_for(&mut self.package) => {
+                            d.read_string_into(
+                                self
+                                    .package
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        2 if !d.take_null_for(&mut self.dependency) => {
+                            d.read_list_in_place(
+                                &mut self.dependency,
+                                ::protojsonx_runtime::__private::Decoder::read_string_into,
+                            )?;
+                        }
+                        3 if !d.take_null_for(&mut self.public_dependency) => {
+                            d.read_list(
+                                &mut self.public_dependency,
+                                ::protojsonx_runtime::__private::Decoder::read_i32,
+                            )?;
+                        }
+                        4 if !d.take_null_for(&mut self.weak_dependency) => {
+                            d.read_list(
+                                &mut self.weak_dependency,
+                                ::protojsonx_runtime::__private::Decoder::read_i32,
+                            )?;
+                        }
+                        5 if !d.take_null_for(&mut self.message_type) => {
+                            d.read_message_list(&mut self.message_type)?;
+                        }
+                        6 if !d.take_null_for(&mut self.enum_type) => {
+                            d.read_message_list(&mut self.enum_type)?;
+                        }
+                        7 if !d.take_null_for(&mut self.service) => {
+                            d.read_message_list(&mut self.service)?;
+                        }
+                        8 if !d.take_null_for(&mut self.extension) => {
+                            d.read_message_list(&mut self.extension)?;
+                        }
+                        9 if !d.take_null_for(&mut self.options) => {
+                            d.read_message(
+                                self
+                                    .options
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        10 if !d.take_null_for(&mut self.source_code_info) => {
+                            d.read_message(
+                                self
+                                    .source_code_info
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        11 if !d.take_null_for(&mut self.syntax) => {
+                            d.read_string_into(
+                                self
+                                    .syntax
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        12 => {
+                            d.skip_value()?;
+                        }
+                        _ => {}
                     }
-                    4 if !d.take_null() => {
-                        d.read_list(
-                            &mut self.weak_dependency,
-                            ::protojsonx_runtime::__private::Decoder::read_i32,
-                        )?;
-                    }
-                    5 if !d.take_null() => {
-                        d.read_message_list(&mut self.message_type)?;
-                    }
-                    6 if !d.take_null() => {
-                        d.read_message_list(&mut self.enum_type)?;
-                    }
-                    7 if !d.take_null() => {
-                        d.read_message_list(&mut self.service)?;
-                    }
-                    8 if !d.take_null() => {
-                        d.read_message_list(&mut self.extension)?;
-                    }
-                    9 if !d.take_null() => {
-                        d.read_message(
-                            self
-                                .options
-                                .get_or_insert_with(::core::default::Default::default),
-                        )?;
-                    }
-                    10 if !d.take_null() => {
-                        d.read_message(
-                            self
-                                .source_code_info
-                                .get_or_insert_with(::core::default::Default::default),
-                        )?;
-                    }
-                    11 if !d.take_null() => {
-                        self.syntax = ::core::option::Option::Some(d.read_string()?);
-                    }
-                    12 => {
-                        d.skip_value()?;
-                    }
-                    _ => {}
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.name);
+            seen.reset(1, &mut self.package);
+            seen.reset(2, &mut self.dependency);
+            seen.reset(3, &mut self.public_dependency);
+            seen.reset(4, &mut self.weak_dependency);
+            seen.reset(5, &mut self.message_type);
+            seen.reset(6, &mut self.enum_type);
+            seen.reset(7, &mut self.service);
+            seen.reset(8, &mut self.extension);
+            seen.reset(9, &mut self.options);
+            seen.reset(10, &mut self.source_code_info);
+            seen.reset(11, &mut self.syntax);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::ProtoJson for DescriptorProto {
@@ -266,76 +301,98 @@ impl ::protojsonx_runtime::ProtoJson for DescriptorProto {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        d.read_fields(
-            &[
-                (b"\"name\":", b"\"name\":"),
-                (b"\"field\":", b"\"field\":"),
-                (b"\"extension\":", b"\"extension\":"),
-                (b"\"nestedType\":", b"\"nested_type\":"),
-                (b"\"enumType\":", b"\"enum_type\":"),
-                (b"\"extensionRange\":", b"\"extension_range\":"),
-                (b"\"oneofDecl\":", b"\"oneof_decl\":"),
-                (b"\"options\":", b"\"options\":"),
-                (b"\"reservedRange\":", b"\"reserved_range\":"),
-                (b"\"reservedName\":", b"\"reserved_name\":"),
-            ],
-            |key| match key {
-                b"name" => ::core::option::Option::Some(0),
-                b"field" => ::core::option::Option::Some(1),
-                b"extension" => ::core::option::Option::Some(2),
-                b"nestedType" | b"nested_type" => ::core::option::Option::Some(3),
-                b"enumType" | b"enum_type" => ::core::option::Option::Some(4),
-                b"extensionRange" | b"extension_range" => ::core::option::Option::Some(5),
-                b"oneofDecl" | b"oneof_decl" => ::core::option::Option::Some(6),
-                b"options" => ::core::option::Option::Some(7),
-                b"reservedRange" | b"reserved_range" => ::core::option::Option::Some(8),
-                b"reservedName" | b"reserved_name" => ::core::option::Option::Some(9),
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        self.name = ::core::option::Option::Some(d.read_string()?);
+        let seen = d
+            .read_fields(
+                &[
+                    (b"\"name\":", b"\"name\":"),
+                    (b"\"field\":", b"\"field\":"),
+                    (b"\"extension\":", b"\"extension\":"),
+                    (b"\"nestedType\":", b"\"nested_type\":"),
+                    (b"\"enumType\":", b"\"enum_type\":"),
+                    (b"\"extensionRange\":", b"\"extension_range\":"),
+                    (b"\"oneofDecl\":", b"\"oneof_decl\":"),
+                    (b"\"options\":", b"\"options\":"),
+                    (b"\"reservedRange\":", b"\"reserved_range\":"),
+                    (b"\"reservedName\":", b"\"reserved_name\":"),
+                ],
+                |key| match key {
+                    b"name" => ::core::option::Option::Some(0),
+                    b"field" => ::core::option::Option::Some(1),
+                    b"extension" => ::core::option::Option::Some(2),
+                    b"nestedType" | b"nested_type" => ::core::option::Option::Some(3),
+                    b"enumType" | b"enum_type" => ::core::option::Option::Some(4),
+                    b"extensionRange" | b"extension_range" => {
+                        ::core::option::Option::Some(5)
                     }
-                    1 if !d.take_null() => {
-                        d.read_message_list(&mut self.field)?;
+                    b"oneofDecl" | b"oneof_decl" => ::core::option::Option::Some(6),
+                    b"options" => ::core::option::Option::Some(7),
+                    b"reservedRange" | b"reserved_range" => {
+                        ::core::option::Option::Some(8)
                     }
-                    2 if !d.take_null() => {
-                        d.read_message_list(&mut self.extension)?;
+                    b"reservedName" | b"reserved_name" => ::core::option::Option::Some(9),
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    match field {
+                        0 if !d.take_null_for(&mut self.name) => {
+                            d.read_string_into(
+                                self
+                                    .name
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        1 if !d.take_null_for(&mut self.field) => {
+                            d.read_message_list(&mut self.field)?;
+                        }
+                        2 if !d.take_null_for(&mut self.extension) => {
+                            d.read_message_list(&mut self.extension)?;
+                        }
+                        3 if !d.take_null_for(&mut self.nested_type) => {
+                            d.read_message_list(&mut self.nested_type)?;
+                        }
+                        4 if !d.take_null_for(&mut self.enum_type) => {
+                            d.read_message_list(&mut self.enum_type)?;
+                        }
+                        5 if !d.take_null_for(&mut self.extension_range) => {
+                            d.read_message_list(&mut self.extension_range)?;
+                        }
+                        6 if !d.take_null_for(&mut self.oneof_decl) => {
+                            d.read_message_list(&mut self.oneof_decl)?;
+                        }
+                        7 if !d.take_null_for(&mut self.options) => {
+                            d.read_message(
+                                self
+                                    .options
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        8 if !d.take_null_for(&mut self.reserved_range) => {
+                            d.read_message_list(&mut self.reserved_range)?;
+                        }
+                        9 if !d.take_null_for(&mut self.reserved_name) => {
+                            d.read_list_in_place(
+                                &mut self.reserved_name,
+                                ::protojsonx_runtime::__private::Decoder::read_string_into,
+                            )?;
+                        }
+                        _ => {}
                     }
-                    3 if !d.take_null() => {
-                        d.read_message_list(&mut self.nested_type)?;
-                    }
-                    4 if !d.take_null() => {
-                        d.read_message_list(&mut self.enum_type)?;
-                    }
-                    5 if !d.take_null() => {
-                        d.read_message_list(&mut self.extension_range)?;
-                    }
-                    6 if !d.take_null() => {
-                        d.read_message_list(&mut self.oneof_decl)?;
-                    }
-                    7 if !d.take_null() => {
-                        d.read_message(
-                            self
-                                .options
-                                .get_or_insert_with(::core::default::Default::default),
-                        )?;
-                    }
-                    8 if !d.take_null() => {
-                        d.read_message_list(&mut self.reserved_range)?;
-                    }
-                    9 if !d.take_null() => {
-                        d.read_list(
-                            &mut self.reserved_name,
-                            ::protojsonx_runtime::__private::Decoder::read_string,
-                        )?;
-                    }
-                    _ => {}
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.name);
+            seen.reset(1, &mut self.field);
+            seen.reset(2, &mut self.extension);
+            seen.reset(3, &mut self.nested_type);
+            seen.reset(4, &mut self.enum_type);
+            seen.reset(5, &mut self.extension_range);
+            seen.reset(6, &mut self.oneof_decl);
+            seen.reset(7, &mut self.options);
+            seen.reset(8, &mut self.reserved_range);
+            seen.reset(9, &mut self.reserved_name);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::ProtoJson for descriptor_proto::ExtensionRange {
@@ -371,38 +428,45 @@ impl ::protojsonx_runtime::ProtoJson for descriptor_proto::ExtensionRange {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        d.read_fields(
-            &[
-                (b"\"start\":", b"\"start\":"),
-                (b"\"end\":", b"\"end\":"),
-                (b"\"options\":", b"\"options\":"),
-            ],
-            |key| match key {
-                b"start" => ::core::option::Option::Some(0),
-                b"end" => ::core::option::Option::Some(1),
-                b"options" => ::core::option::Option::Some(2),
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        self.start = ::core::option::Option::Some(d.read_i32()?);
+        let seen = d
+            .read_fields(
+                &[
+                    (b"\"start\":", b"\"start\":"),
+                    (b"\"end\":", b"\"end\":"),
+                    (b"\"options\":", b"\"options\":"),
+                ],
+                |key| match key {
+                    b"start" => ::core::option::Option::Some(0),
+                    b"end" => ::core::option::Option::Some(1),
+                    b"options" => ::core::option::Option::Some(2),
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    match field {
+                        0 if !d.take_null_for(&mut self.start) => {
+                            self.start = ::core::option::Option::Some(d.read_i32()?);
+                        }
+                        1 if !d.take_null_for(&mut self.end) => {
+                            self.end = ::core::option::Option::Some(d.read_i32()?);
+                        }
+                        2 if !d.take_null_for(&mut self.options) => {
+                            d.read_message(
+                                self
+                                    .options
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        _ => {}
                     }
-                    1 if !d.take_null() => {
-                        self.end = ::core::option::Option::Some(d.read_i32()?);
-                    }
-                    2 if !d.take_null() => {
-                        d.read_message(
-                            self
-                                .options
-                                .get_or_insert_with(::core::default::Default::default),
-                        )?;
-                    }
-                    _ => {}
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.start);
+            seen.reset(1, &mut self.end);
+            seen.reset(2, &mut self.options);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::ProtoJson for descriptor_proto::ReservedRange {
@@ -432,26 +496,32 @@ impl ::protojsonx_runtime::ProtoJson for descriptor_proto::ReservedRange {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        d.read_fields(
-            &[(b"\"start\":", b"\"start\":"), (b"\"end\":", b"\"end\":")],
-            |key| match key {
-                b"start" => ::core::option::Option::Some(0),
-                b"end" => ::core::option::Option::Some(1),
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        self.start = ::core::option::Option::Some(d.read_i32()?);
+        let seen = d
+            .read_fields(
+                &[(b"\"start\":", b"\"start\":"), (b"\"end\":", b"\"end\":")],
+                |key| match key {
+                    b"start" => ::core::option::Option::Some(0),
+                    b"end" => ::core::option::Option::Some(1),
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    match field {
+                        0 if !d.take_null_for(&mut self.start) => {
+                            self.start = ::core::option::Option::Some(d.read_i32()?);
+                        }
+                        1 if !d.take_null_for(&mut self.end) => {
+                            self.end = ::core::option::Option::Some(d.read_i32()?);
+                        }
+                        _ => {}
                     }
-                    1 if !d.take_null() => {
-                        self.end = ::core::option::Option::Some(d.read_i32()?);
-                    }
-                    _ => {}
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.start);
+            seen.reset(1, &mut self.end);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::ProtoJson for ExtensionRangeOptions {
@@ -473,41 +543,46 @@ impl ::protojsonx_runtime::ProtoJson for ExtensionRangeOptions {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        d.read_fields(
-            &[
-                (b"\"uninterpretedOption\":", b"\"uninterpreted_option\":"),
-                (b"\"declaration\":", b"\"declaration\":"),
-                (b"\"features\":", b"\"features\":"),
-                (b"\"verification\":", b"\"verification\":"),
-            ],
-            |key| match key {
-                b"uninterpretedOption" | b"uninterpreted_option" => {
-                    ::core::option::Option::Some(0)
-                }
-                b"declaration" => ::core::option::Option::Some(1),
-                b"features" => ::core::option::Option::Some(2),
-                b"verification" => ::core::option::Option::Some(3),
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        d.read_message_list(&mut self.uninterpreted_option)?;
+        let seen = d
+            .read_fields(
+                &[
+                    (b"\"uninterpretedOption\":", b"\"uninterpreted_option\":"),
+                    (b"\"declaration\":", b"\"declaration\":"),
+                    (b"\"features\":", b"\"features\":"),
+                    (b"\"verification\":", b"\"verification\":"),
+                ],
+                |key| match key {
+                    b"uninterpretedOption" | b"uninterpreted_option" => {
+                        ::core::option::Option::Some(0)
                     }
-                    1 => {
-                        d.skip_value()?;
+                    b"declaration" => ::core::option::Option::Some(1),
+                    b"features" => ::core::option::Option::Some(2),
+                    b"verification" => ::core::option::Option::Some(3),
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    match field {
+                        0 if !d.take_null_for(&mut self.uninterpreted_option) => {
+                            d.read_message_list(&mut self.uninterpreted_option)?;
+                        }
+                        1 => {
+                            d.skip_value()?;
+                        }
+                        2 => {
+                            d.skip_value()?;
+                        }
+                        3 => {
+                            d.skip_value()?;
+                        }
+                        _ => {}
                     }
-                    2 => {
-                        d.skip_value()?;
-                    }
-                    3 => {
-                        d.skip_value()?;
-                    }
-                    _ => {}
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.uninterpreted_option);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::ProtoJson for FieldDescriptorProto {
@@ -591,92 +666,125 @@ impl ::protojsonx_runtime::ProtoJson for FieldDescriptorProto {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        d.read_fields(
-            &[
-                (b"\"name\":", b"\"name\":"),
-                (b"\"number\":", b"\"number\":"),
-                (b"\"label\":", b"\"label\":"),
-                (b"\"type\":", b"\"type\":"),
-                (b"\"typeName\":", b"\"type_name\":"),
-                (b"\"extendee\":", b"\"extendee\":"),
-                (b"\"defaultValue\":", b"\"default_value\":"),
-                (b"\"oneofIndex\":", b"\"oneof_index\":"),
-                (b"\"jsonName\":", b"\"json_name\":"),
-                (b"\"options\":", b"\"options\":"),
-                (b"\"proto3Optional\":", b"\"proto3_optional\":"),
-            ],
-            |key| match key {
-                b"name" => ::core::option::Option::Some(0),
-                b"number" => ::core::option::Option::Some(1),
-                b"label" => ::core::option::Option::Some(2),
-                b"type" => ::core::option::Option::Some(3),
-                b"typeName" | b"type_name" => ::core::option::Option::Some(4),
-                b"extendee" => ::core::option::Option::Some(5),
-                b"defaultValue" | b"default_value" => ::core::option::Option::Some(6),
-                b"oneofIndex" | b"oneof_index" => ::core::option::Option::Some(7),
-                b"jsonName" | b"json_name" => ::core::option::Option::Some(8),
-                b"options" => ::core::option::Option::Some(9),
-                b"proto3Optional" | b"proto3_optional" => {
-                    ::core::option::Option::Some(10)
-                }
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        self.name = ::core::option::Option::Some(d.read_string()?);
+        let seen = d
+            .read_fields(
+                &[
+                    (b"\"name\":", b"\"name\":"),
+                    (b"\"number\":", b"\"number\":"),
+                    (b"\"label\":", b"\"label\":"),
+                    (b"\"type\":", b"\"type\":"),
+                    (b"\"typeName\":", b"\"type_name\":"),
+                    (b"\"extendee\":", b"\"extendee\":"),
+                    (b"\"defaultValue\":", b"\"default_value\":"),
+                    (b"\"oneofIndex\":", b"\"oneof_index\":"),
+                    (b"\"jsonName\":", b"\"json_name\":"),
+                    (b"\"options\":", b"\"options\":"),
+                    (b"\"proto3Optional\":", b"\"proto3_optional\":"),
+                ],
+                |key| match key {
+                    b"name" => ::core::option::Option::Some(0),
+                    b"number" => ::core::option::Option::Some(1),
+                    b"label" => ::core::option::Option::Some(2),
+                    b"type" => ::core::option::Option::Some(3),
+                    b"typeName" | b"type_name" => ::core::option::Option::Some(4),
+                    b"extendee" => ::core::option::Option::Some(5),
+                    b"defaultValue" | b"default_value" => ::core::option::Option::Some(6),
+                    b"oneofIndex" | b"oneof_index" => ::core::option::Option::Some(7),
+                    b"jsonName" | b"json_name" => ::core::option::Option::Some(8),
+                    b"options" => ::core::option::Option::Some(9),
+                    b"proto3Optional" | b"proto3_optional" => {
+                        ::core::option::Option::Some(10)
                     }
-                    1 if !d.take_null() => {
-                        self.number = ::core::option::Option::Some(d.read_i32()?);
-                    }
-                    2 if !d.take_null() => {
-                        if let ::core::option::Option::Some(v) = d
-                            .read_enum::<field_descriptor_proto::Label>()?
-                        {
-                            self.label = ::core::option::Option::Some(v);
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    match field {
+                        0 if !d.take_null_for(&mut self.name) => {
+                            d.read_string_into(
+                                self
+                                    .name
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
                         }
-                    }
-                    3 if !d.take_null() => {
-                        if let ::core::option::Option::Some(v) = d
-                            .read_enum::<field_descriptor_proto::Type>()?
-                        {
-                            self.r#type = ::core::option::Option::Some(v);
+                        1 if !d.take_null_for(&mut self.number) => {
+                            self.number = ::core::option::Option::Some(d.read_i32()?);
                         }
+                        2 if !d.take_null_for(&mut self.label) => {
+                            d.read_enum_into::<
+                                    field_descriptor_proto::Label,
+                                    _,
+                                >(&mut self.label)?;
+                        }
+                        3 if !d.take_null_for(&mut self.r#type) => {
+                            d.read_enum_into::<
+                                    field_descriptor_proto::Type,
+                                    _,
+                                >(&mut self.r#type)?;
+                        }
+                        4 if !d.take_null_for(&mut self.type_name) => {
+                            d.read_string_into(
+                                self
+                                    .type_name
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        5 if !d.take_null_for(&mut self.extendee) => {
+                            d.read_string_into(
+                                self
+                                    .extendee
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        6 if !d.take_null_for(&mut self.default_value) => {
+                            d.read_string_into(
+                                self
+                                    .default_value
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        7 if !d.take_null_for(&mut self.oneof_index) => {
+                            self.oneof_index = ::core::option::Option::Some(
+                                d.read_i32()?,
+                            );
+                        }
+                        8 if !d.take_null_for(&mut self.json_name) => {
+                            d.read_string_into(
+                                self
+                                    .json_name
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        9 if !d.take_null_for(&mut self.options) => {
+                            d.read_message(
+                                self
+                                    .options
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        10 if !d.take_null_for(&mut self.proto3_optional) => {
+                            self.proto3_optional = ::core::option::Option::Some(
+                                d.read_bool()?,
+                            );
+                        }
+                        _ => {}
                     }
-                    4 if !d.take_null() => {
-                        self.type_name = ::core::option::Option::Some(d.read_string()?);
-                    }
-                    5 if !d.take_null() => {
-                        self.extendee = ::core::option::Option::Some(d.read_string()?);
-                    }
-                    6 if !d.take_null() => {
-                        self.default_value = ::core::option::Option::Some(
-                            d.read_string()?,
-                        );
-                    }
-                    7 if !d.take_null() => {
-                        self.oneof_index = ::core::option::Option::Some(d.read_i32()?);
-                    }
-                    8 if !d.take_null() => {
-                        self.json_name = ::core::option::Option::Some(d.read_string()?);
-                    }
-                    9 if !d.take_null() => {
-                        d.read_message(
-                            self
-                                .options
-                                .get_or_insert_with(::core::default::Default::default),
-                        )?;
-                    }
-                    10 if !d.take_null() => {
-                        self.proto3_optional = ::core::option::Option::Some(
-                            d.read_bool()?,
-                        );
-                    }
-                    _ => {}
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.name);
+            seen.reset(1, &mut self.number);
+            seen.reset(2, &mut self.label);
+            seen.reset(3, &mut self.r#type);
+            seen.reset(4, &mut self.type_name);
+            seen.reset(5, &mut self.extendee);
+            seen.reset(6, &mut self.default_value);
+            seen.reset(7, &mut self.oneof_index);
+            seen.reset(8, &mut self.json_name);
+            seen.reset(9, &mut self.options);
+            seen.reset(10, &mut self.proto3_optional);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::ProtoJson for OneofDescriptorProto {
@@ -706,30 +814,40 @@ impl ::protojsonx_runtime::ProtoJson for OneofDescriptorProto {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        d.read_fields(
-            &[(b"\"name\":", b"\"name\":"), (b"\"options\":", b"\"options\":")],
-            |key| match key {
-                b"name" => ::core::option::Option::Some(0),
-                b"options" => ::core::option::Option::Some(1),
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        self.name = ::core::option::Option::Some(d.read_string()?);
+        let seen = d
+            .read_fields(
+                &[(b"\"name\":", b"\"name\":"), (b"\"options\":", b"\"options\":")],
+                |key| match key {
+                    b"name" => ::core::option::Option::Some(0),
+                    b"options" => ::core::option::Option::Some(1),
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    match field {
+                        0 if !d.take_null_for(&mut self.name) => {
+                            d.read_string_into(
+                                self
+                                    .name
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        1 if !d.take_null_for(&mut self.options) => {
+                            d.read_message(
+                                self
+                                    .options
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        _ => {}
                     }
-                    1 if !d.take_null() => {
-                        d.read_message(
-                            self
-                                .options
-                                .get_or_insert_with(::core::default::Default::default),
-                        )?;
-                    }
-                    _ => {}
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.name);
+            seen.reset(1, &mut self.options);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::ProtoJson for EnumDescriptorProto {
@@ -771,51 +889,66 @@ impl ::protojsonx_runtime::ProtoJson for EnumDescriptorProto {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        d.read_fields(
-            &[
-                (b"\"name\":", b"\"name\":"),
-                (b"\"value\":", b"\"value\":"),
-                (b"\"options\":", b"\"options\":"),
-                (b"\"reservedRange\":", b"\"reserved_range\":"),
-                (b"\"reservedName\":", b"\"reserved_name\":"),
-            ],
-            |key| match key {
-                b"name" => ::core::option::Option::Some(0),
-                b"value" => ::core::option::Option::Some(1),
-                b"options" => ::core::option::Option::Some(2),
-                b"reservedRange" | b"reserved_range" => ::core::option::Option::Some(3),
-                b"reservedName" | b"reserved_name" => ::core::option::Option::Some(4),
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        self.name = ::core::option::Option::Some(d.read_string()?);
+        let seen = d
+            .read_fields(
+                &[
+                    (b"\"name\":", b"\"name\":"),
+                    (b"\"value\":", b"\"value\":"),
+                    (b"\"options\":", b"\"options\":"),
+                    (b"\"reservedRange\":", b"\"reserved_range\":"),
+                    (b"\"reservedName\":", b"\"reserved_name\":"),
+                ],
+                |key| match key {
+                    b"name" => ::core::option::Option::Some(0),
+                    b"value" => ::core::option::Option::Some(1),
+                    b"options" => ::core::option::Option::Some(2),
+                    b"reservedRange" | b"reserved_range" => {
+                        ::core::option::Option::Some(3)
                     }
-                    1 if !d.take_null() => {
-                        d.read_message_list(&mut self.value)?;
+                    b"reservedName" | b"reserved_name" => ::core::option::Option::Some(4),
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    match field {
+                        0 if !d.take_null_for(&mut self.name) => {
+                            d.read_string_into(
+                                self
+                                    .name
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        1 if !d.take_null_for(&mut self.value) => {
+                            d.read_message_list(&mut self.value)?;
+                        }
+                        2 if !d.take_null_for(&mut self.options) => {
+                            d.read_message(
+                                self
+                                    .options
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        3 if !d.take_null_for(&mut self.reserved_range) => {
+                            d.read_message_list(&mut self.reserved_range)?;
+                        }
+                        4 if !d.take_null_for(&mut self.reserved_name) => {
+                            d.read_list_in_place(
+                                &mut self.reserved_name,
+                                ::protojsonx_runtime::__private::Decoder::read_string_into,
+                            )?;
+                        }
+                        _ => {}
                     }
-                    2 if !d.take_null() => {
-                        d.read_message(
-                            self
-                                .options
-                                .get_or_insert_with(::core::default::Default::default),
-                        )?;
-                    }
-                    3 if !d.take_null() => {
-                        d.read_message_list(&mut self.reserved_range)?;
-                    }
-                    4 if !d.take_null() => {
-                        d.read_list(
-                            &mut self.reserved_name,
-                            ::protojsonx_runtime::__private::Decoder::read_string,
-                        )?;
-                    }
-                    _ => {}
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.name);
+            seen.reset(1, &mut self.value);
+            seen.reset(2, &mut self.options);
+            seen.reset(3, &mut self.reserved_range);
+            seen.reset(4, &mut self.reserved_name);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::ProtoJson for enum_descriptor_proto::EnumReservedRange {
@@ -845,26 +978,32 @@ impl ::protojsonx_runtime::ProtoJson for enum_descriptor_proto::EnumReservedRang
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        d.read_fields(
-            &[(b"\"start\":", b"\"start\":"), (b"\"end\":", b"\"end\":")],
-            |key| match key {
-                b"start" => ::core::option::Option::Some(0),
-                b"end" => ::core::option::Option::Some(1),
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        self.start = ::core::option::Option::Some(d.read_i32()?);
+        let seen = d
+            .read_fields(
+                &[(b"\"start\":", b"\"start\":"), (b"\"end\":", b"\"end\":")],
+                |key| match key {
+                    b"start" => ::core::option::Option::Some(0),
+                    b"end" => ::core::option::Option::Some(1),
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    match field {
+                        0 if !d.take_null_for(&mut self.start) => {
+                            self.start = ::core::option::Option::Some(d.read_i32()?);
+                        }
+                        1 if !d.take_null_for(&mut self.end) => {
+                            self.end = ::core::option::Option::Some(d.read_i32()?);
+                        }
+                        _ => {}
                     }
-                    1 if !d.take_null() => {
-                        self.end = ::core::option::Option::Some(d.read_i32()?);
-                    }
-                    _ => {}
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.start);
+            seen.reset(1, &mut self.end);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::ProtoJson for EnumValueDescriptorProto {
@@ -900,38 +1039,49 @@ impl ::protojsonx_runtime::ProtoJson for EnumValueDescriptorProto {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        d.read_fields(
-            &[
-                (b"\"name\":", b"\"name\":"),
-                (b"\"number\":", b"\"number\":"),
-                (b"\"options\":", b"\"options\":"),
-            ],
-            |key| match key {
-                b"name" => ::core::option::Option::Some(0),
-                b"number" => ::core::option::Option::Some(1),
-                b"options" => ::core::option::Option::Some(2),
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        self.name = ::core::option::Option::Some(d.read_string()?);
+        let seen = d
+            .read_fields(
+                &[
+                    (b"\"name\":", b"\"name\":"),
+                    (b"\"number\":", b"\"number\":"),
+                    (b"\"options\":", b"\"options\":"),
+                ],
+                |key| match key {
+                    b"name" => ::core::option::Option::Some(0),
+                    b"number" => ::core::option::Option::Some(1),
+                    b"options" => ::core::option::Option::Some(2),
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    match field {
+                        0 if !d.take_null_for(&mut self.name) => {
+                            d.read_string_into(
+                                self
+                                    .name
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        1 if !d.take_null_for(&mut self.number) => {
+                            self.number = ::core::option::Option::Some(d.read_i32()?);
+                        }
+                        2 if !d.take_null_for(&mut self.options) => {
+                            d.read_message(
+                                self
+                                    .options
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        _ => {}
                     }
-                    1 if !d.take_null() => {
-                        self.number = ::core::option::Option::Some(d.read_i32()?);
-                    }
-                    2 if !d.take_null() => {
-                        d.read_message(
-                            self
-                                .options
-                                .get_or_insert_with(::core::default::Default::default),
-                        )?;
-                    }
-                    _ => {}
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.name);
+            seen.reset(1, &mut self.number);
+            seen.reset(2, &mut self.options);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::ProtoJson for ServiceDescriptorProto {
@@ -965,38 +1115,49 @@ impl ::protojsonx_runtime::ProtoJson for ServiceDescriptorProto {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        d.read_fields(
-            &[
-                (b"\"name\":", b"\"name\":"),
-                (b"\"method\":", b"\"method\":"),
-                (b"\"options\":", b"\"options\":"),
-            ],
-            |key| match key {
-                b"name" => ::core::option::Option::Some(0),
-                b"method" => ::core::option::Option::Some(1),
-                b"options" => ::core::option::Option::Some(2),
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        self.name = ::core::option::Option::Some(d.read_string()?);
+        let seen = d
+            .read_fields(
+                &[
+                    (b"\"name\":", b"\"name\":"),
+                    (b"\"method\":", b"\"method\":"),
+                    (b"\"options\":", b"\"options\":"),
+                ],
+                |key| match key {
+                    b"name" => ::core::option::Option::Some(0),
+                    b"method" => ::core::option::Option::Some(1),
+                    b"options" => ::core::option::Option::Some(2),
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    match field {
+                        0 if !d.take_null_for(&mut self.name) => {
+                            d.read_string_into(
+                                self
+                                    .name
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        1 if !d.take_null_for(&mut self.method) => {
+                            d.read_message_list(&mut self.method)?;
+                        }
+                        2 if !d.take_null_for(&mut self.options) => {
+                            d.read_message(
+                                self
+                                    .options
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        _ => {}
                     }
-                    1 if !d.take_null() => {
-                        d.read_message_list(&mut self.method)?;
-                    }
-                    2 if !d.take_null() => {
-                        d.read_message(
-                            self
-                                .options
-                                .get_or_insert_with(::core::default::Default::default),
-                        )?;
-                    }
-                    _ => {}
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.name);
+            seen.reset(1, &mut self.method);
+            seen.reset(2, &mut self.options);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::ProtoJson for MethodDescriptorProto {
@@ -1050,63 +1211,83 @@ impl ::protojsonx_runtime::ProtoJson for MethodDescriptorProto {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        d.read_fields(
-            &[
-                (b"\"name\":", b"\"name\":"),
-                (b"\"inputType\":", b"\"input_type\":"),
-                (b"\"outputType\":", b"\"output_type\":"),
-                (b"\"options\":", b"\"options\":"),
-                (b"\"clientStreaming\":", b"\"client_streaming\":"),
-                (b"\"serverStreaming\":", b"\"server_streaming\":"),
-            ],
-            |key| match key {
-                b"name" => ::core::option::Option::Some(0),
-                b"inputType" | b"input_type" => ::core::option::Option::Some(1),
-                b"outputType" | b"output_type" => ::core::option::Option::Some(2),
-                b"options" => ::core::option::Option::Some(3),
-                b"clientStreaming" | b"client_streaming" => {
-                    ::core::option::Option::Some(4)
-                }
-                b"serverStreaming" | b"server_streaming" => {
-                    ::core::option::Option::Some(5)
-                }
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        self.name = ::core::option::Option::Some(d.read_string()?);
+        let seen = d
+            .read_fields(
+                &[
+                    (b"\"name\":", b"\"name\":"),
+                    (b"\"inputType\":", b"\"input_type\":"),
+                    (b"\"outputType\":", b"\"output_type\":"),
+                    (b"\"options\":", b"\"options\":"),
+                    (b"\"clientStreaming\":", b"\"client_streaming\":"),
+                    (b"\"serverStreaming\":", b"\"server_streaming\":"),
+                ],
+                |key| match key {
+                    b"name" => ::core::option::Option::Some(0),
+                    b"inputType" | b"input_type" => ::core::option::Option::Some(1),
+                    b"outputType" | b"output_type" => ::core::option::Option::Some(2),
+                    b"options" => ::core::option::Option::Some(3),
+                    b"clientStreaming" | b"client_streaming" => {
+                        ::core::option::Option::Some(4)
                     }
-                    1 if !d.take_null() => {
-                        self.input_type = ::core::option::Option::Some(d.read_string()?);
+                    b"serverStreaming" | b"server_streaming" => {
+                        ::core::option::Option::Some(5)
                     }
-                    2 if !d.take_null() => {
-                        self.output_type = ::core::option::Option::Some(
-                            d.read_string()?,
-                        );
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    match field {
+                        0 if !d.take_null_for(&mut self.name) => {
+                            d.read_string_into(
+                                self
+                                    .name
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        1 if !d.take_null_for(&mut self.input_type) => {
+                            d.read_string_into(
+                                self
+                                    .input_type
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        2 if !d.take_null_for(&mut self.output_type) => {
+                            d.read_string_into(
+                                self
+                                    .output_type
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        3 if !d.take_null_for(&mut self.options) => {
+                            d.read_message(
+                                self
+                                    .options
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        4 if !d.take_null_for(&mut self.client_streaming) => {
+                            self.client_streaming = ::core::option::Option::Some(
+                                d.read_bool()?,
+                            );
+                        }
+                        5 if !d.take_null_for(&mut self.server_streaming) => {
+                            self.server_streaming = ::core::option::Option::Some(
+                                d.read_bool()?,
+                            );
+                        }
+                        _ => {}
                     }
-                    3 if !d.take_null() => {
-                        d.read_message(
-                            self
-                                .options
-                                .get_or_insert_with(::core::default::Default::default),
-                        )?;
-                    }
-                    4 if !d.take_null() => {
-                        self.client_streaming = ::core::option::Option::Some(
-                            d.read_bool()?,
-                        );
-                    }
-                    5 if !d.take_null() => {
-                        self.server_streaming = ::core::option::Option::Some(
-                            d.read_bool()?,
-                        );
-                    }
-                    _ => {}
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.name);
+            seen.reset(1, &mut self.input_type);
+            seen.reset(2, &mut self.output_type);
+            seen.reset(3, &mut self.options);
+            seen.reset(4, &mut self.client_streaming);
+            seen.reset(5, &mut self.server_streaming);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 #[allow(deprecated)]
@@ -1258,198 +1439,249 @@ impl ::protojsonx_runtime::ProtoJson for FileOptions {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        d.read_fields(
-            &[
-                (b"\"javaPackage\":", b"\"java_package\":"),
-                (b"\"javaOuterClassname\":", b"\"java_outer_classname\":"),
-                (b"\"javaMultipleFiles\":", b"\"java_multiple_files\":"),
-                (
-                    b"\"javaGenerateEqualsAndHash\":",
-                    b"\"java_generate_equals_and_hash\":",
-                ),
-                (b"\"javaStringCheckUtf8\":", b"\"java_string_check_utf8\":"),
-                (b"\"optimizeFor\":", b"\"optimize_for\":"),
-                (b"\"goPackage\":", b"\"go_package\":"),
-                (b"\"ccGenericServices\":", b"\"cc_generic_services\":"),
-                (b"\"javaGenericServices\":", b"\"java_generic_services\":"),
-                (b"\"pyGenericServices\":", b"\"py_generic_services\":"),
-                (b"\"phpGenericServices\":", b"\"php_generic_services\":"),
-                (b"\"deprecated\":", b"\"deprecated\":"),
-                (b"\"ccEnableArenas\":", b"\"cc_enable_arenas\":"),
-                (b"\"objcClassPrefix\":", b"\"objc_class_prefix\":"),
-                (b"\"csharpNamespace\":", b"\"csharp_namespace\":"),
-                (b"\"swiftPrefix\":", b"\"swift_prefix\":"),
-                (b"\"phpClassPrefix\":", b"\"php_class_prefix\":"),
-                (b"\"phpNamespace\":", b"\"php_namespace\":"),
-                (b"\"phpMetadataNamespace\":", b"\"php_metadata_namespace\":"),
-                (b"\"rubyPackage\":", b"\"ruby_package\":"),
-                (b"\"features\":", b"\"features\":"),
-                (b"\"uninterpretedOption\":", b"\"uninterpreted_option\":"),
-            ],
-            |key| match key {
-                b"javaPackage" | b"java_package" => ::core::option::Option::Some(0),
-                b"javaOuterClassname" | b"java_outer_classname" => {
-                    ::core::option::Option::Some(1)
-                }
-                b"javaMultipleFiles" | b"java_multiple_files" => {
-                    ::core::option::Option::Some(2)
-                }
-                b"javaGenerateEqualsAndHash" | b"java_generate_equals_and_hash" => {
-                    ::core::option::Option::Some(3)
-                }
-                b"javaStringCheckUtf8" | b"java_string_check_utf8" => {
-                    ::core::option::Option::Some(4)
-                }
-                b"optimizeFor" | b"optimize_for" => ::core::option::Option::Some(5),
-                b"goPackage" | b"go_package" => ::core::option::Option::Some(6),
-                b"ccGenericServices" | b"cc_generic_services" => {
-                    ::core::option::Option::Some(7)
-                }
-                b"javaGenericServices" | b"java_generic_services" => {
-                    ::core::option::Option::Some(8)
-                }
-                b"pyGenericServices" | b"py_generic_services" => {
-                    ::core::option::Option::Some(9)
-                }
-                b"phpGenericServices" | b"php_generic_services" => {
-                    ::core::option::Option::Some(10)
-                }
-                b"deprecated" => ::core::option::Option::Some(11),
-                b"ccEnableArenas" | b"cc_enable_arenas" => {
-                    ::core::option::Option::Some(12)
-                }
-                b"objcClassPrefix" | b"objc_class_prefix" => {
-                    ::core::option::Option::Some(13)
-                }
-                b"csharpNamespace" | b"csharp_namespace" => {
-                    ::core::option::Option::Some(14)
-                }
-                b"swiftPrefix" | b"swift_prefix" => ::core::option::Option::Some(15),
-                b"phpClassPrefix" | b"php_class_prefix" => {
-                    ::core::option::Option::Some(16)
-                }
-                b"phpNamespace" | b"php_namespace" => ::core::option::Option::Some(17),
-                b"phpMetadataNamespace" | b"php_metadata_namespace" => {
-                    ::core::option::Option::Some(18)
-                }
-                b"rubyPackage" | b"ruby_package" => ::core::option::Option::Some(19),
-                b"features" => ::core::option::Option::Some(20),
-                b"uninterpretedOption" | b"uninterpreted_option" => {
-                    ::core::option::Option::Some(21)
-                }
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        self.java_package = ::core::option::Option::Some(
-                            d.read_string()?,
-                        );
+        let seen = d
+            .read_fields(
+                &[
+                    (b"\"javaPackage\":", b"\"java_package\":"),
+                    (b"\"javaOuterClassname\":", b"\"java_outer_classname\":"),
+                    (b"\"javaMultipleFiles\":", b"\"java_multiple_files\":"),
+                    (
+                        b"\"javaGenerateEqualsAndHash\":",
+                        b"\"java_generate_equals_and_hash\":",
+                    ),
+                    (b"\"javaStringCheckUtf8\":", b"\"java_string_check_utf8\":"),
+                    (b"\"optimizeFor\":", b"\"optimize_for\":"),
+                    (b"\"goPackage\":", b"\"go_package\":"),
+                    (b"\"ccGenericServices\":", b"\"cc_generic_services\":"),
+                    (b"\"javaGenericServices\":", b"\"java_generic_services\":"),
+                    (b"\"pyGenericServices\":", b"\"py_generic_services\":"),
+                    (b"\"phpGenericServices\":", b"\"php_generic_services\":"),
+                    (b"\"deprecated\":", b"\"deprecated\":"),
+                    (b"\"ccEnableArenas\":", b"\"cc_enable_arenas\":"),
+                    (b"\"objcClassPrefix\":", b"\"objc_class_prefix\":"),
+                    (b"\"csharpNamespace\":", b"\"csharp_namespace\":"),
+                    (b"\"swiftPrefix\":", b"\"swift_prefix\":"),
+                    (b"\"phpClassPrefix\":", b"\"php_class_prefix\":"),
+                    (b"\"phpNamespace\":", b"\"php_namespace\":"),
+                    (b"\"phpMetadataNamespace\":", b"\"php_metadata_namespace\":"),
+                    (b"\"rubyPackage\":", b"\"ruby_package\":"),
+                    (b"\"features\":", b"\"features\":"),
+                    (b"\"uninterpretedOption\":", b"\"uninterpreted_option\":"),
+                ],
+                |key| match key {
+                    b"javaPackage" | b"java_package" => ::core::option::Option::Some(0),
+                    b"javaOuterClassname" | b"java_outer_classname" => {
+                        ::core::option::Option::Some(1)
                     }
-                    1 if !d.take_null() => {
-                        self.java_outer_classname = ::core::option::Option::Some(
-                            d.read_string()?,
-                        );
+                    b"javaMultipleFiles" | b"java_multiple_files" => {
+                        ::core::option::Option::Some(2)
                     }
-                    2 if !d.take_null() => {
-                        self.java_multiple_files = ::core::option::Option::Some(
-                            d.read_bool()?,
-                        );
+                    b"javaGenerateEqualsAndHash" | b"java_generate_equals_and_hash" => {
+                        ::core::option::Option::Some(3)
                     }
-                    3 if !d.take_null() => {
-                        self.java_generate_equals_and_hash = ::core::option::Option::Some(
-                            d.read_bool()?,
-                        );
+                    b"javaStringCheckUtf8" | b"java_string_check_utf8" => {
+                        ::core::option::Option::Some(4)
                     }
-                    4 if !d.take_null() => {
-                        self.java_string_check_utf8 = ::core::option::Option::Some(
-                            d.read_bool()?,
-                        );
+                    b"optimizeFor" | b"optimize_for" => ::core::option::Option::Some(5),
+                    b"goPackage" | b"go_package" => ::core::option::Option::Some(6),
+                    b"ccGenericServices" | b"cc_generic_services" => {
+                        ::core::option::Option::Some(7)
                     }
-                    5 if !d.take_null() => {
-                        if let ::core::option::Option::Some(v) = d
-                            .read_enum::<file_options::OptimizeMode>()?
-                        {
-                            self.optimize_for = ::core::option::Option::Some(v);
+                    b"javaGenericServices" | b"java_generic_services" => {
+                        ::core::option::Option::Some(8)
+                    }
+                    b"pyGenericServices" | b"py_generic_services" => {
+                        ::core::option::Option::Some(9)
+                    }
+                    b"phpGenericServices" | b"php_generic_services" => {
+                        ::core::option::Option::Some(10)
+                    }
+                    b"deprecated" => ::core::option::Option::Some(11),
+                    b"ccEnableArenas" | b"cc_enable_arenas" => {
+                        ::core::option::Option::Some(12)
+                    }
+                    b"objcClassPrefix" | b"objc_class_prefix" => {
+                        ::core::option::Option::Some(13)
+                    }
+                    b"csharpNamespace" | b"csharp_namespace" => {
+                        ::core::option::Option::Some(14)
+                    }
+                    b"swiftPrefix" | b"swift_prefix" => ::core::option::Option::Some(15),
+                    b"phpClassPrefix" | b"php_class_prefix" => {
+                        ::core::option::Option::Some(16)
+                    }
+                    b"phpNamespace" | b"php_namespace" => {
+                        ::core::option::Option::Some(17)
+                    }
+                    b"phpMetadataNamespace" | b"php_metadata_namespace" => {
+                        ::core::option::Option::Some(18)
+                    }
+                    b"rubyPackage" | b"ruby_package" => ::core::option::Option::Some(19),
+                    b"features" => ::core::option::Option::Some(20),
+                    b"uninterpretedOption" | b"uninterpreted_option" => {
+                        ::core::option::Option::Some(21)
+                    }
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    match field {
+                        0 if !d.take_null_for(&mut self.java_package) => {
+                            d.read_string_into(
+                                self
+                                    .java_package
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
                         }
+                        1 if !d.take_null_for(&mut self.java_outer_classname) => {
+                            d.read_string_into(
+                                self
+                                    .java_outer_classname
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        2 if !d.take_null_for(&mut self.java_multiple_files) => {
+                            self.java_multiple_files = ::core::option::Option::Some(
+                                d.read_bool()?,
+                            );
+                        }
+                        3 if !d
+                            .take_null_for(&mut self.java_generate_equals_and_hash) => {
+                            self.java_generate_equals_and_hash = ::core::option::Option::Some(
+                                d.read_bool()?,
+                            );
+                        }
+                        4 if !d.take_null_for(&mut self.java_string_check_utf8) => {
+                            self.java_string_check_utf8 = ::core::option::Option::Some(
+                                d.read_bool()?,
+                            );
+                        }
+                        5 if !d.take_null_for(&mut self.optimize_for) => {
+                            d.read_enum_into::<
+                                    file_options::OptimizeMode,
+                                    _,
+                                >(&mut self.optimize_for)?;
+                        }
+                        6 if !d.take_null_for(&mut self.go_package) => {
+                            d.read_string_into(
+                                self
+                                    .go_package
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        7 if !d.take_null_for(&mut self.cc_generic_services) => {
+                            self.cc_generic_services = ::core::option::Option::Some(
+                                d.read_bool()?,
+                            );
+                        }
+                        8 if !d.take_null_for(&mut self.java_generic_services) => {
+                            self.java_generic_services = ::core::option::Option::Some(
+                                d.read_bool()?,
+                            );
+                        }
+                        9 if !d.take_null_for(&mut self.py_generic_services) => {
+                            self.py_generic_services = ::core::option::Option::Some(
+                                d.read_bool()?,
+                            );
+                        }
+                        10 if !d.take_null_for(&mut self.php_generic_services) => {
+                            self.php_generic_services = ::core::option::Option::Some(
+                                d.read_bool()?,
+                            );
+                        }
+                        11 if !d.take_null_for(&mut self.deprecated) => {
+                            self.deprecated = ::core::option::Option::Some(
+                                d.read_bool()?,
+                            );
+                        }
+                        12 if !d.take_null_for(&mut self.cc_enable_arenas) => {
+                            self.cc_enable_arenas = ::core::option::Option::Some(
+                                d.read_bool()?,
+                            );
+                        }
+                        13 if !d.take_null_for(&mut self.objc_class_prefix) => {
+                            d.read_string_into(
+                                self
+                                    .objc_class_prefix
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        14 if !d.take_null_for(&mut self.csharp_namespace) => {
+                            d.read_string_into(
+                                self
+                                    .csharp_namespace
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        15 if !d.take_null_for(&mut self.swift_prefix) => {
+                            d.read_string_into(
+                                self
+                                    .swift_prefix
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        16 if !d.take_null_for(&mut self.php_class_prefix) => {
+                            d.read_string_into(
+                                self
+                                    .php_class_prefix
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        17 if !d.take_null_for(&mut self.php_namespace) => {
+                            d.read_string_into(
+                                self
+                                    .php_namespace
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        18 if !d.take_null_for(&mut self.php_metadata_namespace) => {
+                            d.read_string_into(
+                                self
+                                    .php_metadata_namespace
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        19 if !d.take_null_for(&mut self.ruby_package) => {
+                            d.read_string_into(
+                                self
+                                    .ruby_package
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        20 => {
+                            d.skip_value()?;
+                        }
+                        21 if !d.take_null_for(&mut self.uninterpreted_option) => {
+                            d.read_message_list(&mut self.uninterpreted_option)?;
+                        }
+                        _ => {}
                     }
-                    6 if !d.take_null() => {
-                        self.go_package = ::core::option::Option::Some(d.read_string()?);
-                    }
-                    7 if !d.take_null() => {
-                        self.cc_generic_services = ::core::option::Option::Some(
-                            d.read_bool()?,
-                        );
-                    }
-                    8 if !d.take_null() => {
-                        self.java_generic_services = ::core::option::Option::Some(
-                            d.read_bool()?,
-                        );
-                    }
-                    9 if !d.take_null() => {
-                        self.py_generic_services = ::core::option::Option::Some(
-                            d.read_bool()?,
-                        );
-                    }
-                    10 if !d.take_null() => {
-                        self.php_generic_services = ::core::option::Option::Some(
-                            d.read_bool()?,
-                        );
-                    }
-                    11 if !d.take_null() => {
-                        self.deprecated = ::core::option::Option::Some(d.read_bool()?);
-                    }
-                    12 if !d.take_null() => {
-                        self.cc_enable_arenas = ::core::option::Option::Some(
-                            d.read_bool()?,
-                        );
-                    }
-                    13 if !d.take_null() => {
-                        self.objc_class_prefix = ::core::option::Option::Some(
-                            d.read_string()?,
-                        );
-                    }
-                    14 if !d.take_null() => {
-                        self.csharp_namespace = ::core::option::Option::Some(
-                            d.read_string()?,
-                        );
-                    }
-                    15 if !d.take_null() => {
-                        self.swift_prefix = ::core::option::Option::Some(
-                            d.read_string()?,
-                        );
-                    }
-                    16 if !d.take_null() => {
-                        self.php_class_prefix = ::core::option::Option::Some(
-                            d.read_string()?,
-                        );
-                    }
-                    17 if !d.take_null() => {
-                        self.php_namespace = ::core::option::Option::Some(
-                            d.read_string()?,
-                        );
-                    }
-                    18 if !d.take_null() => {
-                        self.php_metadata_namespace = ::core::option::Option::Some(
-                            d.read_string()?,
-                        );
-                    }
-                    19 if !d.take_null() => {
-                        self.ruby_package = ::core::option::Option::Some(
-                            d.read_string()?,
-                        );
-                    }
-                    20 => {
-                        d.skip_value()?;
-                    }
-                    21 if !d.take_null() => {
-                        d.read_message_list(&mut self.uninterpreted_option)?;
-                    }
-                    _ => {}
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.java_package);
+            seen.reset(1, &mut self.java_outer_classname);
+            seen.reset(2, &mut self.java_multiple_files);
+            seen.reset(3, &mut self.java_generate_equals_and_hash);
+            seen.reset(4, &mut self.java_string_check_utf8);
+            seen.reset(5, &mut self.optimize_for);
+            seen.reset(6, &mut self.go_package);
+            seen.reset(7, &mut self.cc_generic_services);
+            seen.reset(8, &mut self.java_generic_services);
+            seen.reset(9, &mut self.py_generic_services);
+            seen.reset(10, &mut self.php_generic_services);
+            seen.reset(11, &mut self.deprecated);
+            seen.reset(12, &mut self.cc_enable_arenas);
+            seen.reset(13, &mut self.objc_class_prefix);
+            seen.reset(14, &mut self.csharp_namespace);
+            seen.reset(15, &mut self.swift_prefix);
+            seen.reset(16, &mut self.php_class_prefix);
+            seen.reset(17, &mut self.php_namespace);
+            seen.reset(18, &mut self.php_metadata_namespace);
+            seen.reset(19, &mut self.ruby_package);
+            seen.reset(21, &mut self.uninterpreted_option);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 #[allow(deprecated)]
@@ -1505,73 +1737,90 @@ impl ::protojsonx_runtime::ProtoJson for MessageOptions {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        d.read_fields(
-            &[
-                (b"\"messageSetWireFormat\":", b"\"message_set_wire_format\":"),
-                (
-                    b"\"noStandardDescriptorAccessor\":",
-                    b"\"no_standard_descriptor_accessor\":",
-                ),
-                (b"\"deprecated\":", b"\"deprecated\":"),
-                (b"\"mapEntry\":", b"\"map_entry\":"),
-                (
-                    b"\"deprecatedLegacyJsonFieldConflicts\":",
-                    b"\"deprecated_legacy_json_field_conflicts\":",
-                ),
-                (b"\"features\":", b"\"features\":"),
-                (b"\"uninterpretedOption\":", b"\"uninterpreted_option\":"),
-            ],
-            |key| match key {
-                b"messageSetWireFormat" | b"message_set_wire_format" => {
-                    ::core::option::Option::Some(0)
-                }
-                b"noStandardDescriptorAccessor" | b"no_standard_descriptor_accessor" => {
-                    ::core::option::Option::Some(1)
-                }
-                b"deprecated" => ::core::option::Option::Some(2),
-                b"mapEntry" | b"map_entry" => ::core::option::Option::Some(3),
-                b"deprecatedLegacyJsonFieldConflicts"
-                | b"deprecated_legacy_json_field_conflicts" => {
-                    ::core::option::Option::Some(4)
-                }
-                b"features" => ::core::option::Option::Some(5),
-                b"uninterpretedOption" | b"uninterpreted_option" => {
-                    ::core::option::Option::Some(6)
-                }
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        self.message_set_wire_format = ::core::option::Option::Some(
-                            d.read_bool()?,
-                        );
+        let seen = d
+            .read_fields(
+                &[
+                    (b"\"messageSetWireFormat\":", b"\"message_set_wire_format\":"),
+                    (
+                        b"\"noStandardDescriptorAccessor\":",
+                        b"\"no_standard_descriptor_accessor\":",
+                    ),
+                    (b"\"deprecated\":", b"\"deprecated\":"),
+                    (b"\"mapEntry\":", b"\"map_entry\":"),
+                    (
+                        b"\"deprecatedLegacyJsonFieldConflicts\":",
+                        b"\"deprecated_legacy_json_field_conflicts\":",
+                    ),
+                    (b"\"features\":", b"\"features\":"),
+                    (b"\"uninterpretedOption\":", b"\"uninterpreted_option\":"),
+                ],
+                |key| match key {
+                    b"messageSetWireFormat" | b"message_set_wire_format" => {
+                        ::core::option::Option::Some(0)
                     }
-                    1 if !d.take_null() => {
-                        self.no_standard_descriptor_accessor = ::core::option::Option::Some(
-                            d.read_bool()?,
-                        );
+                    b"noStandardDescriptorAccessor"
+                    | b"no_standard_descriptor_accessor" => {
+                        ::core::option::Option::Some(1)
                     }
-                    2 if !d.take_null() => {
-                        self.deprecated = ::core::option::Option::Some(d.read_bool()?);
+                    b"deprecated" => ::core::option::Option::Some(2),
+                    b"mapEntry" | b"map_entry" => ::core::option::Option::Some(3),
+                    b"deprecatedLegacyJsonFieldConflicts"
+                    | b"deprecated_legacy_json_field_conflicts" => {
+                        ::core::option::Option::Some(4)
                     }
-                    3 if !d.take_null() => {
-                        self.map_entry = ::core::option::Option::Some(d.read_bool()?);
+                    b"features" => ::core::option::Option::Some(5),
+                    b"uninterpretedOption" | b"uninterpreted_option" => {
+                        ::core::option::Option::Some(6)
                     }
-                    4 => {
-                        d.skip_value()?;
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    match field {
+                        0 if !d.take_null_for(&mut self.message_set_wire_format) => {
+                            self.message_set_wire_format = ::core::option::Option::Some(
+                                d.read_bool()?,
+                            );
+                        }
+                        1 if !d
+                            .take_null_for(
+                                &mut self.no_standard_descriptor_accessor,
+                            ) => {
+                            self.no_standard_descriptor_accessor = ::core::option::Option::Some(
+                                d.read_bool()?,
+                            );
+                        }
+                        2 if !d.take_null_for(&mut self.deprecated) => {
+                            self.deprecated = ::core::option::Option::Some(
+                                d.read_bool()?,
+                            );
+                        }
+                        3 if !d.take_null_for(&mut self.map_entry) => {
+                            self.map_entry = ::core::option::Option::Some(
+                                d.read_bool()?,
+                            );
+                        }
+                        4 => {
+                            d.skip_value()?;
+                        }
+                        5 => {
+                            d.skip_value()?;
+                        }
+                        6 if !d.take_null_for(&mut self.uninterpreted_option) => {
+                            d.read_message_list(&mut self.uninterpreted_option)?;
+                        }
+                        _ => {}
                     }
-                    5 => {
-                        d.skip_value()?;
-                    }
-                    6 if !d.take_null() => {
-                        d.read_message_list(&mut self.uninterpreted_option)?;
-                    }
-                    _ => {}
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.message_set_wire_format);
+            seen.reset(1, &mut self.no_standard_descriptor_accessor);
+            seen.reset(2, &mut self.deprecated);
+            seen.reset(3, &mut self.map_entry);
+            seen.reset(6, &mut self.uninterpreted_option);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::ProtoJson for FieldOptions {
@@ -1629,96 +1878,109 @@ impl ::protojsonx_runtime::ProtoJson for FieldOptions {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        d.read_fields(
-            &[
-                (b"\"ctype\":", b"\"ctype\":"),
-                (b"\"packed\":", b"\"packed\":"),
-                (b"\"jstype\":", b"\"jstype\":"),
-                (b"\"lazy\":", b"\"lazy\":"),
-                (b"\"unverifiedLazy\":", b"\"unverified_lazy\":"),
-                (b"\"deprecated\":", b"\"deprecated\":"),
-                (b"\"weak\":", b"\"weak\":"),
-                (b"\"debugRedact\":", b"\"debug_redact\":"),
-                (b"\"retention\":", b"\"retention\":"),
-                (b"\"targets\":", b"\"targets\":"),
-                (b"\"editionDefaults\":", b"\"edition_defaults\":"),
-                (b"\"features\":", b"\"features\":"),
-                (b"\"uninterpretedOption\":", b"\"uninterpreted_option\":"),
-            ],
-            |key| match key {
-                b"ctype" => ::core::option::Option::Some(0),
-                b"packed" => ::core::option::Option::Some(1),
-                b"jstype" => ::core::option::Option::Some(2),
-                b"lazy" => ::core::option::Option::Some(3),
-                b"unverifiedLazy" | b"unverified_lazy" => ::core::option::Option::Some(4),
-                b"deprecated" => ::core::option::Option::Some(5),
-                b"weak" => ::core::option::Option::Some(6),
-                b"debugRedact" | b"debug_redact" => ::core::option::Option::Some(7),
-                b"retention" => ::core::option::Option::Some(8),
-                b"targets" => ::core::option::Option::Some(9),
-                b"editionDefaults" | b"edition_defaults" => {
-                    ::core::option::Option::Some(10)
-                }
-                b"features" => ::core::option::Option::Some(11),
-                b"uninterpretedOption" | b"uninterpreted_option" => {
-                    ::core::option::Option::Some(12)
-                }
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        if let ::core::option::Option::Some(v) = d
-                            .read_enum::<field_options::CType>()?
-                        {
-                            self.ctype = ::core::option::Option::Some(v);
+        let seen = d
+            .read_fields(
+                &[
+                    (b"\"ctype\":", b"\"ctype\":"),
+                    (b"\"packed\":", b"\"packed\":"),
+                    (b"\"jstype\":", b"\"jstype\":"),
+                    (b"\"lazy\":", b"\"lazy\":"),
+                    (b"\"unverifiedLazy\":", b"\"unverified_lazy\":"),
+                    (b"\"deprecated\":", b"\"deprecated\":"),
+                    (b"\"weak\":", b"\"weak\":"),
+                    (b"\"debugRedact\":", b"\"debug_redact\":"),
+                    (b"\"retention\":", b"\"retention\":"),
+                    (b"\"targets\":", b"\"targets\":"),
+                    (b"\"editionDefaults\":", b"\"edition_defaults\":"),
+                    (b"\"features\":", b"\"features\":"),
+                    (b"\"uninterpretedOption\":", b"\"uninterpreted_option\":"),
+                ],
+                |key| match key {
+                    b"ctype" => ::core::option::Option::Some(0),
+                    b"packed" => ::core::option::Option::Some(1),
+                    b"jstype" => ::core::option::Option::Some(2),
+                    b"lazy" => ::core::option::Option::Some(3),
+                    b"unverifiedLazy" | b"unverified_lazy" => {
+                        ::core::option::Option::Some(4)
+                    }
+                    b"deprecated" => ::core::option::Option::Some(5),
+                    b"weak" => ::core::option::Option::Some(6),
+                    b"debugRedact" | b"debug_redact" => ::core::option::Option::Some(7),
+                    b"retention" => ::core::option::Option::Some(8),
+                    b"targets" => ::core::option::Option::Some(9),
+                    b"editionDefaults" | b"edition_defaults" => {
+                        ::core::option::Option::Some(10)
+                    }
+                    b"features" => ::core::option::Option::Some(11),
+                    b"uninterpretedOption" | b"uninterpreted_option" => {
+                        ::core::option::Option::Some(12)
+                    }
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    match field {
+                        0 if !d.take_null_for(&mut self.ctype) => {
+                            d.read_enum_into::<
+                                    field_options::CType,
+                                    _,
+                                >(&mut self.ctype)?;
                         }
-                    }
-                    1 if !d.take_null() => {
-                        self.packed = ::core::option::Option::Some(d.read_bool()?);
-                    }
-                    2 if !d.take_null() => {
-                        if let ::core::option::Option::Some(v) = d
-                            .read_enum::<field_options::JsType>()?
-                        {
-                            self.jstype = ::core::option::Option::Some(v);
+                        1 if !d.take_null_for(&mut self.packed) => {
+                            self.packed = ::core::option::Option::Some(d.read_bool()?);
                         }
+                        2 if !d.take_null_for(&mut self.jstype) => {
+                            d.read_enum_into::<
+                                    field_options::JsType,
+                                    _,
+                                >(&mut self.jstype)?;
+                        }
+                        3 if !d.take_null_for(&mut self.lazy) => {
+                            self.lazy = ::core::option::Option::Some(d.read_bool()?);
+                        }
+                        4 => {
+                            d.skip_value()?;
+                        }
+                        5 if !d.take_null_for(&mut self.deprecated) => {
+                            self.deprecated = ::core::option::Option::Some(
+                                d.read_bool()?,
+                            );
+                        }
+                        6 if !d.take_null_for(&mut self.weak) => {
+                            self.weak = ::core::option::Option::Some(d.read_bool()?);
+                        }
+                        7 => {
+                            d.skip_value()?;
+                        }
+                        8 => {
+                            d.skip_value()?;
+                        }
+                        9 => {
+                            d.skip_value()?;
+                        }
+                        10 => {
+                            d.skip_value()?;
+                        }
+                        11 => {
+                            d.skip_value()?;
+                        }
+                        12 if !d.take_null_for(&mut self.uninterpreted_option) => {
+                            d.read_message_list(&mut self.uninterpreted_option)?;
+                        }
+                        _ => {}
                     }
-                    3 if !d.take_null() => {
-                        self.lazy = ::core::option::Option::Some(d.read_bool()?);
-                    }
-                    4 => {
-                        d.skip_value()?;
-                    }
-                    5 if !d.take_null() => {
-                        self.deprecated = ::core::option::Option::Some(d.read_bool()?);
-                    }
-                    6 if !d.take_null() => {
-                        self.weak = ::core::option::Option::Some(d.read_bool()?);
-                    }
-                    7 => {
-                        d.skip_value()?;
-                    }
-                    8 => {
-                        d.skip_value()?;
-                    }
-                    9 => {
-                        d.skip_value()?;
-                    }
-                    10 => {
-                        d.skip_value()?;
-                    }
-                    11 => {
-                        d.skip_value()?;
-                    }
-                    12 if !d.take_null() => {
-                        d.read_message_list(&mut self.uninterpreted_option)?;
-                    }
-                    _ => {}
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.ctype);
+            seen.reset(1, &mut self.packed);
+            seen.reset(2, &mut self.jstype);
+            seen.reset(3, &mut self.lazy);
+            seen.reset(5, &mut self.deprecated);
+            seen.reset(6, &mut self.weak);
+            seen.reset(12, &mut self.uninterpreted_option);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::ProtoJson for OneofOptions {
@@ -1740,31 +2002,36 @@ impl ::protojsonx_runtime::ProtoJson for OneofOptions {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        d.read_fields(
-            &[
-                (b"\"features\":", b"\"features\":"),
-                (b"\"uninterpretedOption\":", b"\"uninterpreted_option\":"),
-            ],
-            |key| match key {
-                b"features" => ::core::option::Option::Some(0),
-                b"uninterpretedOption" | b"uninterpreted_option" => {
-                    ::core::option::Option::Some(1)
-                }
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                match field {
-                    0 => {
-                        d.skip_value()?;
+        let seen = d
+            .read_fields(
+                &[
+                    (b"\"features\":", b"\"features\":"),
+                    (b"\"uninterpretedOption\":", b"\"uninterpreted_option\":"),
+                ],
+                |key| match key {
+                    b"features" => ::core::option::Option::Some(0),
+                    b"uninterpretedOption" | b"uninterpreted_option" => {
+                        ::core::option::Option::Some(1)
                     }
-                    1 if !d.take_null() => {
-                        d.read_message_list(&mut self.uninterpreted_option)?;
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    match field {
+                        0 => {
+                            d.skip_value()?;
+                        }
+                        1 if !d.take_null_for(&mut self.uninterpreted_option) => {
+                            d.read_message_list(&mut self.uninterpreted_option)?;
+                        }
+                        _ => {}
                     }
-                    _ => {}
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(1, &mut self.uninterpreted_option);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 #[allow(deprecated)]
@@ -1799,52 +2066,63 @@ impl ::protojsonx_runtime::ProtoJson for EnumOptions {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        d.read_fields(
-            &[
-                (b"\"allowAlias\":", b"\"allow_alias\":"),
-                (b"\"deprecated\":", b"\"deprecated\":"),
-                (
-                    b"\"deprecatedLegacyJsonFieldConflicts\":",
-                    b"\"deprecated_legacy_json_field_conflicts\":",
-                ),
-                (b"\"features\":", b"\"features\":"),
-                (b"\"uninterpretedOption\":", b"\"uninterpreted_option\":"),
-            ],
-            |key| match key {
-                b"allowAlias" | b"allow_alias" => ::core::option::Option::Some(0),
-                b"deprecated" => ::core::option::Option::Some(1),
-                b"deprecatedLegacyJsonFieldConflicts"
-                | b"deprecated_legacy_json_field_conflicts" => {
-                    ::core::option::Option::Some(2)
-                }
-                b"features" => ::core::option::Option::Some(3),
-                b"uninterpretedOption" | b"uninterpreted_option" => {
-                    ::core::option::Option::Some(4)
-                }
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        self.allow_alias = ::core::option::Option::Some(d.read_bool()?);
+        let seen = d
+            .read_fields(
+                &[
+                    (b"\"allowAlias\":", b"\"allow_alias\":"),
+                    (b"\"deprecated\":", b"\"deprecated\":"),
+                    (
+                        b"\"deprecatedLegacyJsonFieldConflicts\":",
+                        b"\"deprecated_legacy_json_field_conflicts\":",
+                    ),
+                    (b"\"features\":", b"\"features\":"),
+                    (b"\"uninterpretedOption\":", b"\"uninterpreted_option\":"),
+                ],
+                |key| match key {
+                    b"allowAlias" | b"allow_alias" => ::core::option::Option::Some(0),
+                    b"deprecated" => ::core::option::Option::Some(1),
+                    b"deprecatedLegacyJsonFieldConflicts"
+                    | b"deprecated_legacy_json_field_conflicts" => {
+                        ::core::option::Option::Some(2)
                     }
-                    1 if !d.take_null() => {
-                        self.deprecated = ::core::option::Option::Some(d.read_bool()?);
+                    b"features" => ::core::option::Option::Some(3),
+                    b"uninterpretedOption" | b"uninterpreted_option" => {
+                        ::core::option::Option::Some(4)
                     }
-                    2 => {
-                        d.skip_value()?;
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    match field {
+                        0 if !d.take_null_for(&mut self.allow_alias) => {
+                            self.allow_alias = ::core::option::Option::Some(
+                                d.read_bool()?,
+                            );
+                        }
+                        1 if !d.take_null_for(&mut self.deprecated) => {
+                            self.deprecated = ::core::option::Option::Some(
+                                d.read_bool()?,
+                            );
+                        }
+                        2 => {
+                            d.skip_value()?;
+                        }
+                        3 => {
+                            d.skip_value()?;
+                        }
+                        4 if !d.take_null_for(&mut self.uninterpreted_option) => {
+                            d.read_message_list(&mut self.uninterpreted_option)?;
+                        }
+                        _ => {}
                     }
-                    3 => {
-                        d.skip_value()?;
-                    }
-                    4 if !d.take_null() => {
-                        d.read_message_list(&mut self.uninterpreted_option)?;
-                    }
-                    _ => {}
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.allow_alias);
+            seen.reset(1, &mut self.deprecated);
+            seen.reset(4, &mut self.uninterpreted_option);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::ProtoJson for EnumValueOptions {
@@ -1872,41 +2150,49 @@ impl ::protojsonx_runtime::ProtoJson for EnumValueOptions {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        d.read_fields(
-            &[
-                (b"\"deprecated\":", b"\"deprecated\":"),
-                (b"\"features\":", b"\"features\":"),
-                (b"\"debugRedact\":", b"\"debug_redact\":"),
-                (b"\"uninterpretedOption\":", b"\"uninterpreted_option\":"),
-            ],
-            |key| match key {
-                b"deprecated" => ::core::option::Option::Some(0),
-                b"features" => ::core::option::Option::Some(1),
-                b"debugRedact" | b"debug_redact" => ::core::option::Option::Some(2),
-                b"uninterpretedOption" | b"uninterpreted_option" => {
-                    ::core::option::Option::Some(3)
-                }
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        self.deprecated = ::core::option::Option::Some(d.read_bool()?);
+        let seen = d
+            .read_fields(
+                &[
+                    (b"\"deprecated\":", b"\"deprecated\":"),
+                    (b"\"features\":", b"\"features\":"),
+                    (b"\"debugRedact\":", b"\"debug_redact\":"),
+                    (b"\"uninterpretedOption\":", b"\"uninterpreted_option\":"),
+                ],
+                |key| match key {
+                    b"deprecated" => ::core::option::Option::Some(0),
+                    b"features" => ::core::option::Option::Some(1),
+                    b"debugRedact" | b"debug_redact" => ::core::option::Option::Some(2),
+                    b"uninterpretedOption" | b"uninterpreted_option" => {
+                        ::core::option::Option::Some(3)
                     }
-                    1 => {
-                        d.skip_value()?;
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    match field {
+                        0 if !d.take_null_for(&mut self.deprecated) => {
+                            self.deprecated = ::core::option::Option::Some(
+                                d.read_bool()?,
+                            );
+                        }
+                        1 => {
+                            d.skip_value()?;
+                        }
+                        2 => {
+                            d.skip_value()?;
+                        }
+                        3 if !d.take_null_for(&mut self.uninterpreted_option) => {
+                            d.read_message_list(&mut self.uninterpreted_option)?;
+                        }
+                        _ => {}
                     }
-                    2 => {
-                        d.skip_value()?;
-                    }
-                    3 if !d.take_null() => {
-                        d.read_message_list(&mut self.uninterpreted_option)?;
-                    }
-                    _ => {}
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.deprecated);
+            seen.reset(3, &mut self.uninterpreted_option);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::ProtoJson for ServiceOptions {
@@ -1934,36 +2220,44 @@ impl ::protojsonx_runtime::ProtoJson for ServiceOptions {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        d.read_fields(
-            &[
-                (b"\"features\":", b"\"features\":"),
-                (b"\"deprecated\":", b"\"deprecated\":"),
-                (b"\"uninterpretedOption\":", b"\"uninterpreted_option\":"),
-            ],
-            |key| match key {
-                b"features" => ::core::option::Option::Some(0),
-                b"deprecated" => ::core::option::Option::Some(1),
-                b"uninterpretedOption" | b"uninterpreted_option" => {
-                    ::core::option::Option::Some(2)
-                }
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                match field {
-                    0 => {
-                        d.skip_value()?;
+        let seen = d
+            .read_fields(
+                &[
+                    (b"\"features\":", b"\"features\":"),
+                    (b"\"deprecated\":", b"\"deprecated\":"),
+                    (b"\"uninterpretedOption\":", b"\"uninterpreted_option\":"),
+                ],
+                |key| match key {
+                    b"features" => ::core::option::Option::Some(0),
+                    b"deprecated" => ::core::option::Option::Some(1),
+                    b"uninterpretedOption" | b"uninterpreted_option" => {
+                        ::core::option::Option::Some(2)
                     }
-                    1 if !d.take_null() => {
-                        self.deprecated = ::core::option::Option::Some(d.read_bool()?);
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    match field {
+                        0 => {
+                            d.skip_value()?;
+                        }
+                        1 if !d.take_null_for(&mut self.deprecated) => {
+                            self.deprecated = ::core::option::Option::Some(
+                                d.read_bool()?,
+                            );
+                        }
+                        2 if !d.take_null_for(&mut self.uninterpreted_option) => {
+                            d.read_message_list(&mut self.uninterpreted_option)?;
+                        }
+                        _ => {}
                     }
-                    2 if !d.take_null() => {
-                        d.read_message_list(&mut self.uninterpreted_option)?;
-                    }
-                    _ => {}
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(1, &mut self.deprecated);
+            seen.reset(2, &mut self.uninterpreted_option);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::ProtoJson for MethodOptions {
@@ -1997,47 +2291,55 @@ impl ::protojsonx_runtime::ProtoJson for MethodOptions {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        d.read_fields(
-            &[
-                (b"\"deprecated\":", b"\"deprecated\":"),
-                (b"\"idempotencyLevel\":", b"\"idempotency_level\":"),
-                (b"\"features\":", b"\"features\":"),
-                (b"\"uninterpretedOption\":", b"\"uninterpreted_option\":"),
-            ],
-            |key| match key {
-                b"deprecated" => ::core::option::Option::Some(0),
-                b"idempotencyLevel" | b"idempotency_level" => {
-                    ::core::option::Option::Some(1)
-                }
-                b"features" => ::core::option::Option::Some(2),
-                b"uninterpretedOption" | b"uninterpreted_option" => {
-                    ::core::option::Option::Some(3)
-                }
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        self.deprecated = ::core::option::Option::Some(d.read_bool()?);
+        let seen = d
+            .read_fields(
+                &[
+                    (b"\"deprecated\":", b"\"deprecated\":"),
+                    (b"\"idempotencyLevel\":", b"\"idempotency_level\":"),
+                    (b"\"features\":", b"\"features\":"),
+                    (b"\"uninterpretedOption\":", b"\"uninterpreted_option\":"),
+                ],
+                |key| match key {
+                    b"deprecated" => ::core::option::Option::Some(0),
+                    b"idempotencyLevel" | b"idempotency_level" => {
+                        ::core::option::Option::Some(1)
                     }
-                    1 if !d.take_null() => {
-                        if let ::core::option::Option::Some(v) = d
-                            .read_enum::<method_options::IdempotencyLevel>()?
-                        {
-                            self.idempotency_level = ::core::option::Option::Some(v);
+                    b"features" => ::core::option::Option::Some(2),
+                    b"uninterpretedOption" | b"uninterpreted_option" => {
+                        ::core::option::Option::Some(3)
+                    }
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    match field {
+                        0 if !d.take_null_for(&mut self.deprecated) => {
+                            self.deprecated = ::core::option::Option::Some(
+                                d.read_bool()?,
+                            );
                         }
+                        1 if !d.take_null_for(&mut self.idempotency_level) => {
+                            d.read_enum_into::<
+                                    method_options::IdempotencyLevel,
+                                    _,
+                                >(&mut self.idempotency_level)?;
+                        }
+                        2 => {
+                            d.skip_value()?;
+                        }
+                        3 if !d.take_null_for(&mut self.uninterpreted_option) => {
+                            d.read_message_list(&mut self.uninterpreted_option)?;
+                        }
+                        _ => {}
                     }
-                    2 => {
-                        d.skip_value()?;
-                    }
-                    3 if !d.take_null() => {
-                        d.read_message_list(&mut self.uninterpreted_option)?;
-                    }
-                    _ => {}
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.deprecated);
+            seen.reset(1, &mut self.idempotency_level);
+            seen.reset(3, &mut self.uninterpreted_option);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::ProtoJson for UninterpretedOption {
@@ -2095,70 +2397,91 @@ impl ::protojsonx_runtime::ProtoJson for UninterpretedOption {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        d.read_fields(
-            &[
-                (b"\"name\":", b"\"name\":"),
-                (b"\"identifierValue\":", b"\"identifier_value\":"),
-                (b"\"positiveIntValue\":", b"\"positive_int_value\":"),
-                (b"\"negativeIntValue\":", b"\"negative_int_value\":"),
-                (b"\"doubleValue\":", b"\"double_value\":"),
-                (b"\"stringValue\":", b"\"string_value\":"),
-                (b"\"aggregateValue\":", b"\"aggregate_value\":"),
-            ],
-            |key| match key {
-                b"name" => ::core::option::Option::Some(0),
-                b"identifierValue" | b"identifier_value" => {
-                    ::core::option::Option::Some(1)
-                }
-                b"positiveIntValue" | b"positive_int_value" => {
-                    ::core::option::Option::Some(2)
-                }
-                b"negativeIntValue" | b"negative_int_value" => {
-                    ::core::option::Option::Some(3)
-                }
-                b"doubleValue" | b"double_value" => ::core::option::Option::Some(4),
-                b"stringValue" | b"string_value" => ::core::option::Option::Some(5),
-                b"aggregateValue" | b"aggregate_value" => ::core::option::Option::Some(6),
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        d.read_message_list(&mut self.name)?;
+        let seen = d
+            .read_fields(
+                &[
+                    (b"\"name\":", b"\"name\":"),
+                    (b"\"identifierValue\":", b"\"identifier_value\":"),
+                    (b"\"positiveIntValue\":", b"\"positive_int_value\":"),
+                    (b"\"negativeIntValue\":", b"\"negative_int_value\":"),
+                    (b"\"doubleValue\":", b"\"double_value\":"),
+                    (b"\"stringValue\":", b"\"string_value\":"),
+                    (b"\"aggregateValue\":", b"\"aggregate_value\":"),
+                ],
+                |key| match key {
+                    b"name" => ::core::option::Option::Some(0),
+                    b"identifierValue" | b"identifier_value" => {
+                        ::core::option::Option::Some(1)
                     }
-                    1 if !d.take_null() => {
-                        self.identifier_value = ::core::option::Option::Some(
-                            d.read_string()?,
-                        );
+                    b"positiveIntValue" | b"positive_int_value" => {
+                        ::core::option::Option::Some(2)
                     }
-                    2 if !d.take_null() => {
-                        self.positive_int_value = ::core::option::Option::Some(
-                            d.read_u64()?,
-                        );
+                    b"negativeIntValue" | b"negative_int_value" => {
+                        ::core::option::Option::Some(3)
                     }
-                    3 if !d.take_null() => {
-                        self.negative_int_value = ::core::option::Option::Some(
-                            d.read_i64()?,
-                        );
+                    b"doubleValue" | b"double_value" => ::core::option::Option::Some(4),
+                    b"stringValue" | b"string_value" => ::core::option::Option::Some(5),
+                    b"aggregateValue" | b"aggregate_value" => {
+                        ::core::option::Option::Some(6)
                     }
-                    4 if !d.take_null() => {
-                        self.double_value = ::core::option::Option::Some(d.read_f64()?);
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    match field {
+                        0 if !d.take_null_for(&mut self.name) => {
+                            d.read_message_list(&mut self.name)?;
+                        }
+                        1 if !d.take_null_for(&mut self.identifier_value) => {
+                            d.read_string_into(
+                                self
+                                    .identifier_value
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        2 if !d.take_null_for(&mut self.positive_int_value) => {
+                            self.positive_int_value = ::core::option::Option::Some(
+                                d.read_u64()?,
+                            );
+                        }
+                        3 if !d.take_null_for(&mut self.negative_int_value) => {
+                            self.negative_int_value = ::core::option::Option::Some(
+                                d.read_i64()?,
+                            );
+                        }
+                        4 if !d.take_null_for(&mut self.double_value) => {
+                            self.double_value = ::core::option::Option::Some(
+                                d.read_f64()?,
+                            );
+                        }
+                        5 if !d.take_null_for(&mut self.string_value) => {
+                            d.read_bytes_into(
+                                self
+                                    .string_value
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        6 if !d.take_null_for(&mut self.aggregate_value) => {
+                            d.read_string_into(
+                                self
+                                    .aggregate_value
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        _ => {}
                     }
-                    5 if !d.take_null() => {
-                        self.string_value = ::core::option::Option::Some(
-                            d.read_bytes()?,
-                        );
-                    }
-                    6 if !d.take_null() => {
-                        self.aggregate_value = ::core::option::Option::Some(
-                            d.read_string()?,
-                        );
-                    }
-                    _ => {}
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.name);
+            seen.reset(1, &mut self.identifier_value);
+            seen.reset(2, &mut self.positive_int_value);
+            seen.reset(3, &mut self.negative_int_value);
+            seen.reset(4, &mut self.double_value);
+            seen.reset(5, &mut self.string_value);
+            seen.reset(6, &mut self.aggregate_value);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::ProtoJson for uninterpreted_option::NamePart {
@@ -2182,31 +2505,36 @@ impl ::protojsonx_runtime::ProtoJson for uninterpreted_option::NamePart {
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
         let start = d.offset();
         let mut required = [false; 2];
-        d.read_fields(
-            &[
-                (b"\"namePart\":", b"\"name_part\":"),
-                (b"\"isExtension\":", b"\"is_extension\":"),
-            ],
-            |key| match key {
-                b"namePart" | b"name_part" => ::core::option::Option::Some(0),
-                b"isExtension" | b"is_extension" => ::core::option::Option::Some(1),
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        required[0] = true;
-                        self.name_part = d.read_string()?;
+        let seen = d
+            .read_fields(
+                &[
+                    (b"\"namePart\":", b"\"name_part\":"),
+                    (b"\"isExtension\":", b"\"is_extension\":"),
+                ],
+                |key| match key {
+                    b"namePart" | b"name_part" => ::core::option::Option::Some(0),
+                    b"isExtension" | b"is_extension" => ::core::option::Option::Some(1),
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    match field {
+                        0 if !d.take_null_for(&mut self.name_part) => {
+                            required[0] = true;
+                            d.read_string_into(&mut self.name_part)?;
+                        }
+                        1 if !d.take_null_for(&mut self.is_extension) => {
+                            required[1] = true;
+                            self.is_extension = d.read_bool()?;
+                        }
+                        _ => {}
                     }
-                    1 if !d.take_null() => {
-                        required[1] = true;
-                        self.is_extension = d.read_bool()?;
-                    }
-                    _ => {}
-                }
-                ::core::result::Result::Ok(())
-            },
-        )?;
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.name_part);
+            seen.reset(1, &mut self.is_extension);
+        }
         d.check_required(start, &required, &["namePart", "isExtension"])
     }
 }
@@ -2229,19 +2557,24 @@ impl ::protojsonx_runtime::ProtoJson for SourceCodeInfo {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        d.read_fields(
-            &[(b"\"location\":", b"\"location\":")],
-            |key| match key {
-                b"location" => ::core::option::Option::Some(0),
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                if field == 0 && !d.take_null() {
-                    d.read_message_list(&mut self.location)?;
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+        let seen = d
+            .read_fields(
+                &[(b"\"location\":", b"\"location\":")],
+                |key| match key {
+                    b"location" => ::core::option::Option::Some(0),
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    if field == 0 && !d.take_null_for(&mut self.location) {
+                        d.read_message_list(&mut self.location)?;
+                    }
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.location);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::ProtoJson for source_code_info::Location {
@@ -2286,63 +2619,76 @@ impl ::protojsonx_runtime::ProtoJson for source_code_info::Location {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        d.read_fields(
-            &[
-                (b"\"path\":", b"\"path\":"),
-                (b"\"span\":", b"\"span\":"),
-                (b"\"leadingComments\":", b"\"leading_comments\":"),
-                (b"\"trailingComments\":", b"\"trailing_comments\":"),
-                (b"\"leadingDetachedComments\":", b"\"leading_detached_comments\":"),
-            ],
-            |key| match key {
-                b"path" => ::core::option::Option::Some(0),
-                b"span" => ::core::option::Option::Some(1),
-                b"leadingComments" | b"leading_comments" => {
-                    ::core::option::Option::Some(2)
-                }
-                b"trailingComments" | b"trailing_comments" => {
-                    ::core::option::Option::Some(3)
-                }
-                b"leadingDetachedComments" | b"leading_detached_comments" => {
-                    ::core::option::Option::Some(4)
-                }
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        d.read_list(
-                            &mut self.path,
-                            ::protojsonx_runtime::__private::Decoder::read_i32,
-                        )?;
+        let seen = d
+            .read_fields(
+                &[
+                    (b"\"path\":", b"\"path\":"),
+                    (b"\"span\":", b"\"span\":"),
+                    (b"\"leadingComments\":", b"\"leading_comments\":"),
+                    (b"\"trailingComments\":", b"\"trailing_comments\":"),
+                    (b"\"leadingDetachedComments\":", b"\"leading_detached_comments\":"),
+                ],
+                |key| match key {
+                    b"path" => ::core::option::Option::Some(0),
+                    b"span" => ::core::option::Option::Some(1),
+                    b"leadingComments" | b"leading_comments" => {
+                        ::core::option::Option::Some(2)
                     }
-                    1 if !d.take_null() => {
-                        d.read_list(
-                            &mut self.span,
-                            ::protojsonx_runtime::__private::Decoder::read_i32,
-                        )?;
+                    b"trailingComments" | b"trailing_comments" => {
+                        ::core::option::Option::Some(3)
                     }
-                    2 if !d.take_null() => {
-                        self.leading_comments = ::core::option::Option::Some(
-                            d.read_string()?,
-                        );
+                    b"leadingDetachedComments" | b"leading_detached_comments" => {
+                        ::core::option::Option::Some(4)
                     }
-                    3 if !d.take_null() => {
-                        self.trailing_comments = ::core::option::Option::Some(
-                            d.read_string()?,
-                        );
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    match field {
+                        0 if !d.take_null_for(&mut self.path) => {
+                            d.read_list(
+                                &mut self.path,
+                                ::protojsonx_runtime::__private::Decoder::read_i32,
+                            )?;
+                        }
+                        1 if !d.take_null_for(&mut self.span) => {
+                            d.read_list(
+                                &mut self.span,
+                                ::protojsonx_runtime::__private::Decoder::read_i32,
+                            )?;
+                        }
+                        2 if !d.take_null_for(&mut self.leading_comments) => {
+                            d.read_string_into(
+                                self
+                                    .leading_comments
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        3 if !d.take_null_for(&mut self.trailing_comments) => {
+                            d.read_string_into(
+                                self
+                                    .trailing_comments
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        4 if !d.take_null_for(&mut self.leading_detached_comments) => {
+                            d.read_list_in_place(
+                                &mut self.leading_detached_comments,
+                                ::protojsonx_runtime::__private::Decoder::read_string_into,
+                            )?;
+                        }
+                        _ => {}
                     }
-                    4 if !d.take_null() => {
-                        d.read_list(
-                            &mut self.leading_detached_comments,
-                            ::protojsonx_runtime::__private::Decoder::read_string,
-                        )?;
-                    }
-                    _ => {}
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.path);
+            seen.reset(1, &mut self.span);
+            seen.reset(2, &mut self.leading_comments);
+            seen.reset(3, &mut self.trailing_comments);
+            seen.reset(4, &mut self.leading_detached_comments);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::ProtoJson for GeneratedCodeInfo {
@@ -2364,19 +2710,24 @@ impl ::protojsonx_runtime::ProtoJson for GeneratedCodeInfo {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        d.read_fields(
-            &[(b"\"annotation\":", b"\"annotation\":")],
-            |key| match key {
-                b"annotation" => ::core::option::Option::Some(0),
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                if field == 0 && !d.take_null() {
-                    d.read_message_list(&mut self.annotation)?;
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+        let seen = d
+            .read_fields(
+                &[(b"\"annotation\":", b"\"annotation\":")],
+                |key| match key {
+                    b"annotation" => ::core::option::Option::Some(0),
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    if field == 0 && !d.take_null_for(&mut self.annotation) {
+                        d.read_message_list(&mut self.annotation)?;
+                    }
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.annotation);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::ProtoJson for generated_code_info::Annotation {
@@ -2416,49 +2767,59 @@ impl ::protojsonx_runtime::ProtoJson for generated_code_info::Annotation {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        d.read_fields(
-            &[
-                (b"\"path\":", b"\"path\":"),
-                (b"\"sourceFile\":", b"\"source_file\":"),
-                (b"\"begin\":", b"\"begin\":"),
-                (b"\"end\":", b"\"end\":"),
-                (b"\"semantic\":", b"\"semantic\":"),
-            ],
-            |key| match key {
-                b"path" => ::core::option::Option::Some(0),
-                b"sourceFile" | b"source_file" => ::core::option::Option::Some(1),
-                b"begin" => ::core::option::Option::Some(2),
-                b"end" => ::core::option::Option::Some(3),
-                b"semantic" => ::core::option::Option::Some(4),
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        d.read_list(
-                            &mut self.path,
-                            ::protojsonx_runtime::__private::Decoder::read_i32,
-                        )?;
+        let seen = d
+            .read_fields(
+                &[
+                    (b"\"path\":", b"\"path\":"),
+                    (b"\"sourceFile\":", b"\"source_file\":"),
+                    (b"\"begin\":", b"\"begin\":"),
+                    (b"\"end\":", b"\"end\":"),
+                    (b"\"semantic\":", b"\"semantic\":"),
+                ],
+                |key| match key {
+                    b"path" => ::core::option::Option::Some(0),
+                    b"sourceFile" | b"source_file" => ::core::option::Option::Some(1),
+                    b"begin" => ::core::option::Option::Some(2),
+                    b"end" => ::core::option::Option::Some(3),
+                    b"semantic" => ::core::option::Option::Some(4),
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    match field {
+                        0 if !d.take_null_for(&mut self.path) => {
+                            d.read_list(
+                                &mut self.path,
+                                ::protojsonx_runtime::__private::Decoder::read_i32,
+                            )?;
+                        }
+                        1 if !d.take_null_for(&mut self.source_file) => {
+                            d.read_string_into(
+                                self
+                                    .source_file
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        2 if !d.take_null_for(&mut self.begin) => {
+                            self.begin = ::core::option::Option::Some(d.read_i32()?);
+                        }
+                        3 if !d.take_null_for(&mut self.end) => {
+                            self.end = ::core::option::Option::Some(d.read_i32()?);
+                        }
+                        4 => {
+                            d.skip_value()?;
+                        }
+                        _ => {}
                     }
-                    1 if !d.take_null() => {
-                        self.source_file = ::core::option::Option::Some(
-                            d.read_string()?,
-                        );
-                    }
-                    2 if !d.take_null() => {
-                        self.begin = ::core::option::Option::Some(d.read_i32()?);
-                    }
-                    3 if !d.take_null() => {
-                        self.end = ::core::option::Option::Some(d.read_i32()?);
-                    }
-                    4 => {
-                        d.skip_value()?;
-                    }
-                    _ => {}
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.path);
+            seen.reset(1, &mut self.source_file);
+            seen.reset(2, &mut self.begin);
+            seen.reset(3, &mut self.end);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::ProtoJson for SourceContext {
@@ -2480,19 +2841,24 @@ impl ::protojsonx_runtime::ProtoJson for SourceContext {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        d.read_fields(
-            &[(b"\"fileName\":", b"\"file_name\":")],
-            |key| match key {
-                b"fileName" | b"file_name" => ::core::option::Option::Some(0),
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                if field == 0 && !d.take_null() {
-                    self.file_name = d.read_string()?;
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+        let seen = d
+            .read_fields(
+                &[(b"\"fileName\":", b"\"file_name\":")],
+                |key| match key {
+                    b"fileName" | b"file_name" => ::core::option::Option::Some(0),
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    if field == 0 && !d.take_null_for(&mut self.file_name) {
+                        d.read_string_into(&mut self.file_name)?;
+                    }
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.file_name);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::ProtoJson for Type {
@@ -2536,64 +2902,73 @@ impl ::protojsonx_runtime::ProtoJson for Type {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        d.read_fields(
-            &[
-                (b"\"name\":", b"\"name\":"),
-                (b"\"fields\":", b"\"fields\":"),
-                (b"\"oneofs\":", b"\"oneofs\":"),
-                (b"\"options\":", b"\"options\":"),
-                (b"\"sourceContext\":", b"\"source_context\":"),
-                (b"\"syntax\":", b"\"syntax\":"),
-                (b"\"edition\":", b"\"edition\":"),
-            ],
-            |key| match key {
-                b"name" => ::core::option::Option::Some(0),
-                b"fields" => ::core::option::Option::Some(1),
-                b"oneofs" => ::core::option::Option::Some(2),
-                b"options" => ::core::option::Option::Some(3),
-                b"sourceContext" | b"source_context" => ::core::option::Option::Some(4),
-                b"syntax" => ::core::option::Option::Some(5),
-                b"edition" => ::core::option::Option::Some(6),
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        self.name = d.read_string()?;
+        let seen = d
+            .read_fields(
+                &[
+                    (b"\"name\":", b"\"name\":"),
+                    (b"\"fields\":", b"\"fields\":"),
+                    (b"\"oneofs\":", b"\"oneofs\":"),
+                    (b"\"options\":", b"\"options\":"),
+                    (b"\"sourceContext\":", b"\"source_context\":"),
+                    (b"\"syntax\":", b"\"syntax\":"),
+                    (b"\"edition\":", b"\"edition\":"),
+                ],
+                |key| match key {
+                    b"name" => ::core::option::Option::Some(0),
+                    b"fields" => ::core::option::Option::Some(1),
+                    b"oneofs" => ::core::option::Option::Some(2),
+                    b"options" => ::core::option::Option::Some(3),
+                    b"sourceContext" | b"source_context" => {
+                        ::core::option::Option::Some(4)
                     }
-                    1 if !d.take_null() => {
-                        d.read_message_list(&mut self.fields)?;
-                    }
-                    2 if !d.take_null() => {
-                        d.read_list(
-                            &mut self.oneofs,
-                            ::protojsonx_runtime::__private::Decoder::read_string,
-                        )?;
-                    }
-                    3 if !d.take_null() => {
-                        d.read_message_list(&mut self.options)?;
-                    }
-                    4 if !d.take_null() => {
-                        d.read_message(
-                            self
-                                .source_context
-                                .get_or_insert_with(::core::default::Default::default),
-                        )?;
-                    }
-                    5 if !d.take_null() => {
-                        if let ::core::option::Option::Some(v) = d.read_enum::<Syntax>()?
-                        {
-                            self.syntax = v;
+                    b"syntax" => ::core::option::Option::Some(5),
+                    b"edition" => ::core::option::Option::Some(6),
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    match field {
+                        0 if !d.take_null_for(&mut self.name) => {
+                            d.read_string_into(&mut self.name)?;
                         }
+                        1 if !d.take_null_for(&mut self.fields) => {
+                            d.read_message_list(&mut self.fields)?;
+                        }
+                        2 if !d.take_null_for(&mut self.oneofs) => {
+                            d.read_list_in_place(
+                                &mut self.oneofs,
+                                ::protojsonx_runtime::__private::Decoder::read_string_into,
+                            )?;
+                        }
+                        3 if !d.take_null_for(&mut self.options) => {
+                            d.read_message_list(&mut self.options)?;
+                        }
+                        4 if !d.take_null_for(&mut self.source_context) => {
+                            d.read_message(
+                                self
+                                    .source_context
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        5 if !d.take_null_for(&mut self.syntax) => {
+                            d.read_enum_into::<Syntax, _>(&mut self.syntax)?;
+                        }
+                        6 => {
+                            d.skip_value()?;
+                        }
+                        _ => {}
                     }
-                    6 => {
-                        d.skip_value()?;
-                    }
-                    _ => {}
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.name);
+            seen.reset(1, &mut self.fields);
+            seen.reset(2, &mut self.oneofs);
+            seen.reset(3, &mut self.options);
+            seen.reset(4, &mut self.source_context);
+            seen.reset(5, &mut self.syntax);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::ProtoJson for Field {
@@ -2651,77 +3026,86 @@ impl ::protojsonx_runtime::ProtoJson for Field {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        d.read_fields(
-            &[
-                (b"\"kind\":", b"\"kind\":"),
-                (b"\"cardinality\":", b"\"cardinality\":"),
-                (b"\"number\":", b"\"number\":"),
-                (b"\"name\":", b"\"name\":"),
-                (b"\"typeUrl\":", b"\"type_url\":"),
-                (b"\"oneofIndex\":", b"\"oneof_index\":"),
-                (b"\"packed\":", b"\"packed\":"),
-                (b"\"options\":", b"\"options\":"),
-                (b"\"jsonName\":", b"\"json_name\":"),
-                (b"\"defaultValue\":", b"\"default_value\":"),
-            ],
-            |key| match key {
-                b"kind" => ::core::option::Option::Some(0),
-                b"cardinality" => ::core::option::Option::Some(1),
-                b"number" => ::core::option::Option::Some(2),
-                b"name" => ::core::option::Option::Some(3),
-                b"typeUrl" | b"type_url" => ::core::option::Option::Some(4),
-                b"oneofIndex" | b"oneof_index" => ::core::option::Option::Some(5),
-                b"packed" => ::core::option::Option::Some(6),
-                b"options" => ::core::option::Option::Some(7),
-                b"jsonName" | b"json_name" => ::core::option::Option::Some(8),
-                b"defaultValue" | b"default_value" => ::core::option::Option::Some(9),
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        if let ::core::option::Option::Some(v) = d
-                            .read_enum::<field::Kind>()?
-                        {
-                            self.kind = v;
+        let seen = d
+            .read_fields(
+                &[
+                    (b"\"kind\":", b"\"kind\":"),
+                    (b"\"cardinality\":", b"\"cardinality\":"),
+                    (b"\"number\":", b"\"number\":"),
+                    (b"\"name\":", b"\"name\":"),
+                    (b"\"typeUrl\":", b"\"type_url\":"),
+                    (b"\"oneofIndex\":", b"\"oneof_index\":"),
+                    (b"\"packed\":", b"\"packed\":"),
+                    (b"\"options\":", b"\"options\":"),
+                    (b"\"jsonName\":", b"\"json_name\":"),
+                    (b"\"defaultValue\":", b"\"default_value\":"),
+                ],
+                |key| match key {
+                    b"kind" => ::core::option::Option::Some(0),
+                    b"cardinality" => ::core::option::Option::Some(1),
+                    b"number" => ::core::option::Option::Some(2),
+                    b"name" => ::core::option::Option::Some(3),
+                    b"typeUrl" | b"type_url" => ::core::option::Option::Some(4),
+                    b"oneofIndex" | b"oneof_index" => ::core::option::Option::Some(5),
+                    b"packed" => ::core::option::Option::Some(6),
+                    b"options" => ::core::option::Option::Some(7),
+                    b"jsonName" | b"json_name" => ::core::option::Option::Some(8),
+                    b"defaultValue" | b"default_value" => ::core::option::Option::Some(9),
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    match field {
+                        0 if !d.take_null_for(&mut self.kind) => {
+                            d.read_enum_into::<field::Kind, _>(&mut self.kind)?;
                         }
-                    }
-                    1 if !d.take_null() => {
-                        if let ::core::option::Option::Some(v) = d
-                            .read_enum::<field::Cardinality>()?
-                        {
-                            self.cardinality = v;
+                        1 if !d.take_null_for(&mut self.cardinality) => {
+                            d.read_enum_into::<
+                                    field::Cardinality,
+                                    _,
+                                >(&mut self.cardinality)?;
                         }
+                        2 if !d.take_null_for(&mut self.number) => {
+                            self.number = d.read_i32()?;
+                        }
+                        3 if !d.take_null_for(&mut self.name) => {
+                            d.read_string_into(&mut self.name)?;
+                        }
+                        4 if !d.take_null_for(&mut self.type_url) => {
+                            d.read_string_into(&mut self.type_url)?;
+                        }
+                        5 if !d.take_null_for(&mut self.oneof_index) => {
+                            self.oneof_index = d.read_i32()?;
+                        }
+                        6 if !d.take_null_for(&mut self.packed) => {
+                            self.packed = d.read_bool()?;
+                        }
+                        7 if !d.take_null_for(&mut self.options) => {
+                            d.read_message_list(&mut self.options)?;
+                        }
+                        8 if !d.take_null_for(&mut self.json_name) => {
+                            d.read_string_into(&mut self.json_name)?;
+                        }
+                        9 if !d.take_null_for(&mut self.default_value) => {
+                            d.read_string_into(&mut self.default_value)?;
+                        }
+                        _ => {}
                     }
-                    2 if !d.take_null() => {
-                        self.number = d.read_i32()?;
-                    }
-                    3 if !d.take_null() => {
-                        self.name = d.read_string()?;
-                    }
-                    4 if !d.take_null() => {
-                        self.type_url = d.read_string()?;
-                    }
-                    5 if !d.take_null() => {
-                        self.oneof_index = d.read_i32()?;
-                    }
-                    6 if !d.take_null() => {
-                        self.packed = d.read_bool()?;
-                    }
-                    7 if !d.take_null() => {
-                        d.read_message_list(&mut self.options)?;
-                    }
-                    8 if !d.take_null() => {
-                        self.json_name = d.read_string()?;
-                    }
-                    9 if !d.take_null() => {
-                        self.default_value = d.read_string()?;
-                    }
-                    _ => {}
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.kind);
+            seen.reset(1, &mut self.cardinality);
+            seen.reset(2, &mut self.number);
+            seen.reset(3, &mut self.name);
+            seen.reset(4, &mut self.type_url);
+            seen.reset(5, &mut self.oneof_index);
+            seen.reset(6, &mut self.packed);
+            seen.reset(7, &mut self.options);
+            seen.reset(8, &mut self.json_name);
+            seen.reset(9, &mut self.default_value);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::ProtoJson for Enum {
@@ -2761,56 +3145,64 @@ impl ::protojsonx_runtime::ProtoJson for Enum {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        d.read_fields(
-            &[
-                (b"\"name\":", b"\"name\":"),
-                (b"\"enumvalue\":", b"\"enumvalue\":"),
-                (b"\"options\":", b"\"options\":"),
-                (b"\"sourceContext\":", b"\"source_context\":"),
-                (b"\"syntax\":", b"\"syntax\":"),
-                (b"\"edition\":", b"\"edition\":"),
-            ],
-            |key| match key {
-                b"name" => ::core::option::Option::Some(0),
-                b"enumvalue" => ::core::option::Option::Some(1),
-                b"options" => ::core::option::Option::Some(2),
-                b"sourceContext" | b"source_context" => ::core::option::Option::Some(3),
-                b"syntax" => ::core::option::Option::Some(4),
-                b"edition" => ::core::option::Option::Some(5),
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        self.name = d.read_string()?;
+        let seen = d
+            .read_fields(
+                &[
+                    (b"\"name\":", b"\"name\":"),
+                    (b"\"enumvalue\":", b"\"enumvalue\":"),
+                    (b"\"options\":", b"\"options\":"),
+                    (b"\"sourceContext\":", b"\"source_context\":"),
+                    (b"\"syntax\":", b"\"syntax\":"),
+                    (b"\"edition\":", b"\"edition\":"),
+                ],
+                |key| match key {
+                    b"name" => ::core::option::Option::Some(0),
+                    b"enumvalue" => ::core::option::Option::Some(1),
+                    b"options" => ::core::option::Option::Some(2),
+                    b"sourceContext" | b"source_context" => {
+                        ::core::option::Option::Some(3)
                     }
-                    1 if !d.take_null() => {
-                        d.read_message_list(&mut self.enumvalue)?;
-                    }
-                    2 if !d.take_null() => {
-                        d.read_message_list(&mut self.options)?;
-                    }
-                    3 if !d.take_null() => {
-                        d.read_message(
-                            self
-                                .source_context
-                                .get_or_insert_with(::core::default::Default::default),
-                        )?;
-                    }
-                    4 if !d.take_null() => {
-                        if let ::core::option::Option::Some(v) = d.read_enum::<Syntax>()?
-                        {
-                            self.syntax = v;
+                    b"syntax" => ::core::option::Option::Some(4),
+                    b"edition" => ::core::option::Option::Some(5),
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    match field {
+                        0 if !d.take_null_for(&mut self.name) => {
+                            d.read_string_into(&mut self.name)?;
                         }
+                        1 if !d.take_null_for(&mut self.enumvalue) => {
+                            d.read_message_list(&mut self.enumvalue)?;
+                        }
+                        2 if !d.take_null_for(&mut self.options) => {
+                            d.read_message_list(&mut self.options)?;
+                        }
+                        3 if !d.take_null_for(&mut self.source_context) => {
+                            d.read_message(
+                                self
+                                    .source_context
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        4 if !d.take_null_for(&mut self.syntax) => {
+                            d.read_enum_into::<Syntax, _>(&mut self.syntax)?;
+                        }
+                        5 => {
+                            d.skip_value()?;
+                        }
+                        _ => {}
                     }
-                    5 => {
-                        d.skip_value()?;
-                    }
-                    _ => {}
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.name);
+            seen.reset(1, &mut self.enumvalue);
+            seen.reset(2, &mut self.options);
+            seen.reset(3, &mut self.source_context);
+            seen.reset(4, &mut self.syntax);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::ProtoJson for EnumValue {
@@ -2840,34 +3232,41 @@ impl ::protojsonx_runtime::ProtoJson for EnumValue {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        d.read_fields(
-            &[
-                (b"\"name\":", b"\"name\":"),
-                (b"\"number\":", b"\"number\":"),
-                (b"\"options\":", b"\"options\":"),
-            ],
-            |key| match key {
-                b"name" => ::core::option::Option::Some(0),
-                b"number" => ::core::option::Option::Some(1),
-                b"options" => ::core::option::Option::Some(2),
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        self.name = d.read_string()?;
+        let seen = d
+            .read_fields(
+                &[
+                    (b"\"name\":", b"\"name\":"),
+                    (b"\"number\":", b"\"number\":"),
+                    (b"\"options\":", b"\"options\":"),
+                ],
+                |key| match key {
+                    b"name" => ::core::option::Option::Some(0),
+                    b"number" => ::core::option::Option::Some(1),
+                    b"options" => ::core::option::Option::Some(2),
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    match field {
+                        0 if !d.take_null_for(&mut self.name) => {
+                            d.read_string_into(&mut self.name)?;
+                        }
+                        1 if !d.take_null_for(&mut self.number) => {
+                            self.number = d.read_i32()?;
+                        }
+                        2 if !d.take_null_for(&mut self.options) => {
+                            d.read_message_list(&mut self.options)?;
+                        }
+                        _ => {}
                     }
-                    1 if !d.take_null() => {
-                        self.number = d.read_i32()?;
-                    }
-                    2 if !d.take_null() => {
-                        d.read_message_list(&mut self.options)?;
-                    }
-                    _ => {}
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.name);
+            seen.reset(1, &mut self.number);
+            seen.reset(2, &mut self.options);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::ProtoJson for Option {
@@ -2895,30 +3294,36 @@ impl ::protojsonx_runtime::ProtoJson for Option {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        d.read_fields(
-            &[(b"\"name\":", b"\"name\":"), (b"\"value\":", b"\"value\":")],
-            |key| match key {
-                b"name" => ::core::option::Option::Some(0),
-                b"value" => ::core::option::Option::Some(1),
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        self.name = d.read_string()?;
+        let seen = d
+            .read_fields(
+                &[(b"\"name\":", b"\"name\":"), (b"\"value\":", b"\"value\":")],
+                |key| match key {
+                    b"name" => ::core::option::Option::Some(0),
+                    b"value" => ::core::option::Option::Some(1),
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    match field {
+                        0 if !d.take_null_for(&mut self.name) => {
+                            d.read_string_into(&mut self.name)?;
+                        }
+                        1 if !d.take_null_for(&mut self.value) => {
+                            d.read_message(
+                                self
+                                    .value
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        _ => {}
                     }
-                    1 if !d.take_null() => {
-                        d.read_message(
-                            self
-                                .value
-                                .get_or_insert_with(::core::default::Default::default),
-                        )?;
-                    }
-                    _ => {}
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.name);
+            seen.reset(1, &mut self.value);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::ProtoJson for Api {
@@ -2966,61 +3371,71 @@ impl ::protojsonx_runtime::ProtoJson for Api {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        d.read_fields(
-            &[
-                (b"\"name\":", b"\"name\":"),
-                (b"\"methods\":", b"\"methods\":"),
-                (b"\"options\":", b"\"options\":"),
-                (b"\"version\":", b"\"version\":"),
-                (b"\"sourceContext\":", b"\"source_context\":"),
-                (b"\"mixins\":", b"\"mixins\":"),
-                (b"\"syntax\":", b"\"syntax\":"),
-            ],
-            |key| match key {
-                b"name" => ::core::option::Option::Some(0),
-                b"methods" => ::core::option::Option::Some(1),
-                b"options" => ::core::option::Option::Some(2),
-                b"version" => ::core::option::Option::Some(3),
-                b"sourceContext" | b"source_context" => ::core::option::Option::Some(4),
-                b"mixins" => ::core::option::Option::Some(5),
-                b"syntax" => ::core::option::Option::Some(6),
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        self.name = d.read_string()?;
+        let seen = d
+            .read_fields(
+                &[
+                    (b"\"name\":", b"\"name\":"),
+                    (b"\"methods\":", b"\"methods\":"),
+                    (b"\"options\":", b"\"options\":"),
+                    (b"\"version\":", b"\"version\":"),
+                    (b"\"sourceContext\":", b"\"source_context\":"),
+                    (b"\"mixins\":", b"\"mixins\":"),
+                    (b"\"syntax\":", b"\"syntax\":"),
+                ],
+                |key| match key {
+                    b"name" => ::core::option::Option::Some(0),
+                    b"methods" => ::core::option::Option::Some(1),
+                    b"options" => ::core::option::Option::Some(2),
+                    b"version" => ::core::option::Option::Some(3),
+                    b"sourceContext" | b"source_context" => {
+                        ::core::option::Option::Some(4)
                     }
-                    1 if !d.take_null() => {
-                        d.read_message_list(&mut self.methods)?;
-                    }
-                    2 if !d.take_null() => {
-                        d.read_message_list(&mut self.options)?;
-                    }
-                    3 if !d.take_null() => {
-                        self.version = d.read_string()?;
-                    }
-                    4 if !d.take_null() => {
-                        d.read_message(
-                            self
-                                .source_context
-                                .get_or_insert_with(::core::default::Default::default),
-                        )?;
-                    }
-                    5 if !d.take_null() => {
-                        d.read_message_list(&mut self.mixins)?;
-                    }
-                    6 if !d.take_null() => {
-                        if let ::core::option::Option::Some(v) = d.read_enum::<Syntax>()?
-                        {
-                            self.syntax = v;
+                    b"mixins" => ::core::option::Option::Some(5),
+                    b"syntax" => ::core::option::Option::Some(6),
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    match field {
+                        0 if !d.take_null_for(&mut self.name) => {
+                            d.read_string_into(&mut self.name)?;
                         }
+                        1 if !d.take_null_for(&mut self.methods) => {
+                            d.read_message_list(&mut self.methods)?;
+                        }
+                        2 if !d.take_null_for(&mut self.options) => {
+                            d.read_message_list(&mut self.options)?;
+                        }
+                        3 if !d.take_null_for(&mut self.version) => {
+                            d.read_string_into(&mut self.version)?;
+                        }
+                        4 if !d.take_null_for(&mut self.source_context) => {
+                            d.read_message(
+                                self
+                                    .source_context
+                                    .get_or_insert_with(::core::default::Default::default),
+                            )?;
+                        }
+                        5 if !d.take_null_for(&mut self.mixins) => {
+                            d.read_message_list(&mut self.mixins)?;
+                        }
+                        6 if !d.take_null_for(&mut self.syntax) => {
+                            d.read_enum_into::<Syntax, _>(&mut self.syntax)?;
+                        }
+                        _ => {}
                     }
-                    _ => {}
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.name);
+            seen.reset(1, &mut self.methods);
+            seen.reset(2, &mut self.options);
+            seen.reset(3, &mut self.version);
+            seen.reset(4, &mut self.source_context);
+            seen.reset(5, &mut self.mixins);
+            seen.reset(6, &mut self.syntax);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::ProtoJson for Method {
@@ -3066,65 +3481,73 @@ impl ::protojsonx_runtime::ProtoJson for Method {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        d.read_fields(
-            &[
-                (b"\"name\":", b"\"name\":"),
-                (b"\"requestTypeUrl\":", b"\"request_type_url\":"),
-                (b"\"requestStreaming\":", b"\"request_streaming\":"),
-                (b"\"responseTypeUrl\":", b"\"response_type_url\":"),
-                (b"\"responseStreaming\":", b"\"response_streaming\":"),
-                (b"\"options\":", b"\"options\":"),
-                (b"\"syntax\":", b"\"syntax\":"),
-            ],
-            |key| match key {
-                b"name" => ::core::option::Option::Some(0),
-                b"requestTypeUrl" | b"request_type_url" => {
-                    ::core::option::Option::Some(1)
-                }
-                b"requestStreaming" | b"request_streaming" => {
-                    ::core::option::Option::Some(2)
-                }
-                b"responseTypeUrl" | b"response_type_url" => {
-                    ::core::option::Option::Some(3)
-                }
-                b"responseStreaming" | b"response_streaming" => {
-                    ::core::option::Option::Some(4)
-                }
-                b"options" => ::core::option::Option::Some(5),
-                b"syntax" => ::core::option::Option::Some(6),
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        self.name = d.read_string()?;
+        let seen = d
+            .read_fields(
+                &[
+                    (b"\"name\":", b"\"name\":"),
+                    (b"\"requestTypeUrl\":", b"\"request_type_url\":"),
+                    (b"\"requestStreaming\":", b"\"request_streaming\":"),
+                    (b"\"responseTypeUrl\":", b"\"response_type_url\":"),
+                    (b"\"responseStreaming\":", b"\"response_streaming\":"),
+                    (b"\"options\":", b"\"options\":"),
+                    (b"\"syntax\":", b"\"syntax\":"),
+                ],
+                |key| match key {
+                    b"name" => ::core::option::Option::Some(0),
+                    b"requestTypeUrl" | b"request_type_url" => {
+                        ::core::option::Option::Some(1)
                     }
-                    1 if !d.take_null() => {
-                        self.request_type_url = d.read_string()?;
+                    b"requestStreaming" | b"request_streaming" => {
+                        ::core::option::Option::Some(2)
                     }
-                    2 if !d.take_null() => {
-                        self.request_streaming = d.read_bool()?;
+                    b"responseTypeUrl" | b"response_type_url" => {
+                        ::core::option::Option::Some(3)
                     }
-                    3 if !d.take_null() => {
-                        self.response_type_url = d.read_string()?;
+                    b"responseStreaming" | b"response_streaming" => {
+                        ::core::option::Option::Some(4)
                     }
-                    4 if !d.take_null() => {
-                        self.response_streaming = d.read_bool()?;
-                    }
-                    5 if !d.take_null() => {
-                        d.read_message_list(&mut self.options)?;
-                    }
-                    6 if !d.take_null() => {
-                        if let ::core::option::Option::Some(v) = d.read_enum::<Syntax>()?
-                        {
-                            self.syntax = v;
+                    b"options" => ::core::option::Option::Some(5),
+                    b"syntax" => ::core::option::Option::Some(6),
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    match field {
+                        0 if !d.take_null_for(&mut self.name) => {
+                            d.read_string_into(&mut self.name)?;
                         }
+                        1 if !d.take_null_for(&mut self.request_type_url) => {
+                            d.read_string_into(&mut self.request_type_url)?;
+                        }
+                        2 if !d.take_null_for(&mut self.request_streaming) => {
+                            self.request_streaming = d.read_bool()?;
+                        }
+                        3 if !d.take_null_for(&mut self.response_type_url) => {
+                            d.read_string_into(&mut self.response_type_url)?;
+                        }
+                        4 if !d.take_null_for(&mut self.response_streaming) => {
+                            self.response_streaming = d.read_bool()?;
+                        }
+                        5 if !d.take_null_for(&mut self.options) => {
+                            d.read_message_list(&mut self.options)?;
+                        }
+                        6 if !d.take_null_for(&mut self.syntax) => {
+                            d.read_enum_into::<Syntax, _>(&mut self.syntax)?;
+                        }
+                        _ => {}
                     }
-                    _ => {}
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.name);
+            seen.reset(1, &mut self.request_type_url);
+            seen.reset(2, &mut self.request_streaming);
+            seen.reset(3, &mut self.response_type_url);
+            seen.reset(4, &mut self.response_streaming);
+            seen.reset(5, &mut self.options);
+            seen.reset(6, &mut self.syntax);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::ProtoJson for Mixin {
@@ -3150,26 +3573,32 @@ impl ::protojsonx_runtime::ProtoJson for Mixin {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        d.read_fields(
-            &[(b"\"name\":", b"\"name\":"), (b"\"root\":", b"\"root\":")],
-            |key| match key {
-                b"name" => ::core::option::Option::Some(0),
-                b"root" => ::core::option::Option::Some(1),
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        self.name = d.read_string()?;
+        let seen = d
+            .read_fields(
+                &[(b"\"name\":", b"\"name\":"), (b"\"root\":", b"\"root\":")],
+                |key| match key {
+                    b"name" => ::core::option::Option::Some(0),
+                    b"root" => ::core::option::Option::Some(1),
+                    _ => ::core::option::Option::None,
+                },
+                |d, field| {
+                    match field {
+                        0 if !d.take_null_for(&mut self.name) => {
+                            d.read_string_into(&mut self.name)?;
+                        }
+                        1 if !d.take_null_for(&mut self.root) => {
+                            d.read_string_into(&mut self.root)?;
+                        }
+                        _ => {}
                     }
-                    1 if !d.take_null() => {
-                        self.root = d.read_string()?;
-                    }
-                    _ => {}
-                }
-                ::core::result::Result::Ok(())
-            },
-        )
+                    ::core::result::Result::Ok(())
+                },
+            )?;
+        if d.replaces() {
+            seen.reset(0, &mut self.name);
+            seen.reset(1, &mut self.root);
+        }
+        ::core::result::Result::Ok(())
     }
 }
 impl ::protojsonx_runtime::__private::JsonEnum for field_descriptor_proto::Type {
