@@ -523,11 +523,18 @@ impl<'a> Decoder<'a> {
     /// Reads a string into `out`, replacing its text and keeping its memory.
     #[inline]
     pub fn read_string_into(&mut self, out: &mut String) -> Result<(), Error> {
-        out.clear();
         if let Some(plain) = self.r.plain_string() {
-            out.push_str(plain);
+            // A string without memory (a fresh decode) gets an exact copy:
+            // fewer instructions than growing it.
+            if out.capacity() == 0 {
+                *out = plain.to_owned();
+            } else {
+                out.clear();
+                out.push_str(plain);
+            }
             return Ok(());
         }
+        out.clear();
         match self.r.peek() {
             Peek::String => self.r.string_slow_into(out),
             found => Err(self.expected("string", found)),
