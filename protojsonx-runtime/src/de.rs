@@ -513,9 +513,15 @@ impl<'a> Decoder<'a> {
         if let Some(plain) = self.r.plain_string() {
             return Ok(plain.to_owned());
         }
+        self.read_string_slow()
+    }
+
+    /// [`read_string`](Self::read_string) after whitespace, and for strings
+    /// that are not plain ASCII.
+    #[inline(never)]
+    fn read_string_slow(&mut self) -> Result<String, Error> {
         match self.r.peek() {
-            // The fast path missed above: no need to try it again.
-            Peek::String => self.r.string_slow().map(|s| s.into_owned()),
+            Peek::String => self.r.string().map(Cow::into_owned),
             found => Err(self.expected("string", found)),
         }
     }
@@ -534,9 +540,22 @@ impl<'a> Decoder<'a> {
             }
             return Ok(());
         }
-        out.clear();
+        self.read_string_into_slow(out)
+    }
+
+    /// [`read_string_into`](Self::read_string_into) after whitespace, and
+    /// for strings that are not plain ASCII.
+    #[inline(never)]
+    fn read_string_into_slow(&mut self, out: &mut String) -> Result<(), Error> {
         match self.r.peek() {
-            Peek::String => self.r.string_slow_into(out),
+            Peek::String if out.capacity() == 0 => {
+                *out = self.r.string()?.into_owned();
+                Ok(())
+            }
+            Peek::String => {
+                out.clear();
+                self.r.string_into(out)
+            }
             found => Err(self.expected("string", found)),
         }
     }

@@ -201,9 +201,27 @@ impl<'a> Reader<'a> {
         self.next_member_slow(first)
     }
 
+    /// The length of the line break and indentation at `at` in pretty-printed
+    /// JSON (`\n` then spaces, which are counted eight at a time), or 0.
+    #[inline(always)]
+    fn line_break_len(&self, at: usize) -> usize {
+        if self.input.get(at) != Some(&b'\n') {
+            return 0;
+        }
+        1 + scan::spaces_len(&self.input[at + 1..])
+    }
+
     /// [`next_member`](Self::next_member) with whitespace, and its errors.
     #[inline(never)]
     fn next_member_slow(&mut self, first: &mut bool) -> Result<bool, Error> {
+        // Pretty-printed JSON: a comma, a line break and an indentation.
+        if !*first && self.input.get(self.pos) == Some(&b',') {
+            let key = self.pos + 1 + self.line_break_len(self.pos + 1);
+            if self.input.get(key) == Some(&b'"') {
+                self.pos = key;
+                return Ok(true);
+            }
+        }
         if self.eat(b'}') {
             return Ok(false);
         }
@@ -306,6 +324,18 @@ impl<'a> Reader<'a> {
     /// [`next_element`](Self::next_element) with whitespace, and its errors.
     #[inline(never)]
     fn next_element_slow(&mut self, first: &mut bool) -> Result<bool, Error> {
+        // Pretty-printed JSON: a comma, a line break and an indentation.
+        if !*first && self.input.get(self.pos) == Some(&b',') {
+            let value = self.pos + 1 + self.line_break_len(self.pos + 1);
+            if self
+                .input
+                .get(value)
+                .is_some_and(|b| !matches!(b, b']' | b',' | b' ' | b'\n' | b'\r' | b'\t'))
+            {
+                self.pos = value;
+                return Ok(true);
+            }
+        }
         let was_first = *first;
         *first = false;
         if self.eat(b']') {
@@ -370,12 +400,15 @@ impl<'a> Reader<'a> {
         Ok(Cow::Owned(out))
     }
 
-    /// [`string_slow`](Self::string_slow), appending the text to `out`
-    /// (escapes decoded straight into it) instead of returning it.
-    #[inline(never)]
-    pub(crate) fn string_slow_into(&mut self, out: &mut String) -> Result<(), Error> {
+    /// [`string`](Self::string), appending the text to `out` (escapes
+    /// decoded straight into it) instead of returning it.
+    pub(crate) fn string_into(&mut self, out: &mut String) -> Result<(), Error> {
         if self.input.get(self.pos) != Some(&b'"') {
             return Err(self.unexpected("string"));
+        }
+        if let Some(plain) = self.plain_string() {
+            out.push_str(plain);
+            return Ok(());
         }
         let start = self.pos + 1;
         let end = start + scan::plain_len(&self.input[start..]);

@@ -90,6 +90,23 @@ pub(crate) fn plain_ascii_prefix(bytes: &[u8]) -> &str {
     unsafe { std::str::from_utf8_unchecked(prefix) }
 }
 
+/// Length of the run of spaces that starts `bytes`, counted a word at a
+/// time: the indentation of a line of pretty-printed JSON.
+#[inline(always)]
+pub(crate) fn spaces_len(bytes: &[u8]) -> usize {
+    const SPACES: u64 = ONES * b' ' as u64;
+    let mut i = 0;
+    while i + 8 <= bytes.len() {
+        let others = word(bytes, i) ^ SPACES;
+        if others != 0 {
+            // The lowest non-zero byte is the first that is not a space.
+            return i + others.trailing_zeros() as usize / 8;
+        }
+        i += 8;
+    }
+    i + bytes[i..].iter().take_while(|&&b| b == b' ').count()
+}
+
 /// The eight bytes of `b` from `at`, as a little-endian word.
 #[inline(always)]
 pub(crate) fn word(b: &[u8], at: usize) -> u64 {
@@ -239,6 +256,22 @@ mod tests {
                 .collect();
             assert_eq!(plain_len(&bytes), slow_plain_len(&bytes), "{bytes:?}");
             check_ascii_prefix(&bytes);
+        }
+    }
+
+    #[test]
+    fn spaces_len_agrees_with_the_byte_loop() {
+        for len in 0..20 {
+            for pos in 0..=len {
+                for b in 0..=255u8 {
+                    let mut bytes = vec![b' '; len];
+                    if pos < len {
+                        bytes[pos] = b;
+                    }
+                    let want = bytes.iter().position(|&b| b != b' ').unwrap_or(len);
+                    assert_eq!(spaces_len(&bytes), want, "{bytes:?}");
+                }
+            }
         }
     }
 
