@@ -20,6 +20,7 @@ runs_for() {
         order/*) echo 1000 ;;
         large/*) echo 100 ;;
         order-batch/*) echo 40 ;;
+        otlp/*) echo 20 ;;
     esac
 }
 

@@ -374,7 +374,7 @@ def code_size(release_dir):
 
 def chart(results, path):
     """Horizontal bars of ns/op per implementation, one panel per payload and direction."""
-    panels = [(p, d) for p in ("small", "medium", "large", "order", "order-batch") for d in ("marshal", "unmarshal")]
+    panels = [(p, d) for p in ("small", "medium", "large", "order", "order-batch", "otlp") for d in ("marshal", "unmarshal")]
     panels = [(p, d) for p, d in panels
               if any(r["ns"] for r in results.rows if r["group"] == f"{p}/{d}/default")]
     bar, gap, label_w, plot_w, panel_w = 14, 3, 150, 250, 480

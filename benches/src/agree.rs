@@ -167,6 +167,51 @@ fn order_payloads_agree() {
 }
 
 #[test]
+fn otlp_payload_agrees_byte_for_byte() {
+    let all = Payloads::new();
+    for json in [&all.otlp.json, &all.otlp.shuffled] {
+        assert_decoders_agree(&all.otlp, json);
+    }
+    // prost-reflect writes fields in number order, `Span.flags` (16) last;
+    // the others in declaration order, as protojsonx does.
+    let in_declaration_order: Vec<_> = EVERY_ENCODER
+        .iter()
+        .copied()
+        .filter(|&name| name != "prost-reflect")
+        .collect();
+    assert_encoders_agree(&all.otlp, &in_declaration_order);
+    assert_options_round_trip(&all.otlp);
+    let pretty = EncodeOptions::new()
+        .indent(2)
+        .to_vec(&all.otlp.msg)
+        .unwrap();
+    assert_decoders_agree(&all.otlp, &pretty);
+}
+
+/// Every kind of OTLP value is in the payload at least once.
+#[test]
+fn otlp_payload_has_every_value_kind() {
+    let json = String::from_utf8(Payloads::new().otlp.json).unwrap();
+    for member in [
+        "stringValue",
+        "boolValue",
+        "intValue",
+        "doubleValue",
+        "arrayValue",
+        "kvlistValue",
+        "bytesValue",
+        "events",
+        "links",
+        "parentSpanId",
+        "traceState",
+        "STATUS_CODE_ERROR",
+        "SPAN_KIND_CONSUMER",
+    ] {
+        assert!(json.contains(&format!("\"{member}")), "{member}");
+    }
+}
+
+#[test]
 fn pbjson_cannot_read_protojson_any() {
     let all = Payloads::new();
     let err = serde_json::from_slice::<crate::pbj::bench::v1::Order>(&all.order.json).unwrap_err();
@@ -182,6 +227,7 @@ fn payloads_have_the_documented_sizes() {
         all.large.json.len(),
         all.order.json.len(),
         all.batch.json.len(),
+        all.otlp.json.len(),
     ];
     let expected = [
         (40, 70),
@@ -189,6 +235,7 @@ fn payloads_have_the_documented_sizes() {
         (25_000, 40_000),
         (1_000, 1_600),
         (45_000, 55_000),
+        (185_000, 205_000),
     ];
     for (size, (min, max)) in sizes.into_iter().zip(expected) {
         assert!((min..=max).contains(&size), "{size} not in {min}..={max}");

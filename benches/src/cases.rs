@@ -32,7 +32,7 @@ impl Direction {
 
 /// One benchmarked operation.
 pub struct Case {
-    /// Payload name: `small`, `medium`, `large`, `order`, `order-batch`.
+    /// Payload name: `small`, `medium`, `large`, `order`, `order-batch`, `otlp`.
     pub payload: &'static str,
     pub direction: Direction,
     /// Input or options variant: `default`, `shuffled`, `proto-names`, ...
@@ -58,7 +58,7 @@ impl Case {
     }
 }
 
-/// The descriptors of both schemas, for prost-reflect.
+/// The descriptors of every schema, for prost-reflect.
 pub fn pool() -> &'static DescriptorPool {
     static POOL: OnceLock<DescriptorPool> = OnceLock::new();
     POOL.get_or_init(|| {
@@ -323,6 +323,13 @@ pub type OrderPayload = Payload<crate::pjx::bench::v1::Order, pbj::bench::v1::Or
 pub type BatchPayload =
     Payload<crate::pjx::bench::v1::OrderBatch, pbj::bench::v1::OrderBatch, plain::OrderBatch>;
 
+/// The bench.otlp.v1 payload (otlp).
+pub type OtlpPayload = Payload<
+    crate::pjx::bench::otlp::v1::ExportTraceServiceRequest,
+    pbj::bench::otlp::v1::ExportTraceServiceRequest,
+    plain::otlp::ExportTraceServiceRequest,
+>;
+
 /// All payloads. pbjson is left out of the bench.v1 ones: pbjson-types writes
 /// and reads `google.protobuf.Any` as `{"typeUrl":..,"value":base64}`, not
 /// ProtoJSON, so it cannot decode their bytes (a test checks this).
@@ -332,6 +339,7 @@ pub struct Payloads {
     pub large: LargePayload,
     pub order: OrderPayload,
     pub batch: BatchPayload,
+    pub otlp: OtlpPayload,
 }
 
 impl Payloads {
@@ -354,6 +362,12 @@ impl Payloads {
                 "bench.v1.OrderBatch",
                 false,
             ),
+            otlp: Payload::new(
+                "otlp",
+                payloads::otlp(),
+                "bench.otlp.v1.ExportTraceServiceRequest",
+                true,
+            ),
         }
     }
 
@@ -364,6 +378,7 @@ impl Payloads {
         cases.extend(self.large.cases(true, false));
         cases.extend(self.order.cases(true, true));
         cases.extend(self.batch.cases(true, true));
+        cases.extend(self.otlp.cases(true, true));
         cases
     }
 }
