@@ -31,16 +31,18 @@ from collections import Counter, OrderedDict
 IMPLS = OrderedDict([
     ("protojsonx", "#d62728"),
     ("protojsonx-reused-buf", "#ff9896"),
+    ("protojsonx-decode-into", "#e377c2"),
     ("protojsonx-default-paired", "#f7b6d2"),
     ("prost", "#7f7f7f"),
     ("prost-reused-buf", "#c7c7c7"),
+    ("prost-clear-merge", "#bcbd22"),
     ("pbjson", "#1f77b4"),
     ("prost-reflect", "#9467bd"),
     ("serde_json", "#2ca02c"),
     ("sonic-rs", "#ff7f0e"),
     ("simd-json", "#8c564b"),
 ])
-BINARY = {"prost", "prost-reused-buf"}
+BINARY = {"prost", "prost-reused-buf", "prost-clear-merge"}
 
 
 def load_criterion(root):

@@ -42,6 +42,29 @@ where
     out
 }
 
+/// Asserts that decoding `json` into a message already holding it (the
+/// `protojsonx-decode-into` case), and one holding something else, gives
+/// `p.msg`; and that prost's `clear` + `merge` (`prost-clear-merge`) on a
+/// kept message gives it from the binary.
+fn assert_reuse_agrees<M, P, L>(p: &Payload<M, P, L>, json: &[u8])
+where
+    M: ProtoJson + Message + Clone + PartialEq + std::fmt::Debug + 'static,
+{
+    let mut msg: M = protojsonx_runtime::from_slice(json).unwrap();
+    protojsonx_runtime::decode_into(&mut msg, json).unwrap();
+    assert_eq!(msg, p.msg, "protojsonx-decode-into, same input");
+    let mut other = M::default();
+    protojsonx_runtime::decode_into(&mut other, b"{}").unwrap();
+    protojsonx_runtime::decode_into(&mut other, json).unwrap();
+    assert_eq!(other, p.msg, "protojsonx-decode-into, after {{}}");
+    protojsonx_runtime::decode_into(&mut other, b"{}").unwrap();
+    assert_eq!(other, M::default(), "protojsonx-decode-into clears");
+    let mut msg = M::decode(p.binary.as_slice()).unwrap();
+    msg.clear();
+    msg.merge(p.binary.as_slice()).unwrap();
+    assert_eq!(msg, p.msg, "prost-clear-merge");
+}
+
 /// Asserts that every decoder reads `json` as `p.msg`.
 fn assert_decoders_agree<M, P, L>(p: &Payload<M, P, L>, json: &[u8])
 where
@@ -50,6 +73,7 @@ where
     L: Serialize + DeserializeOwned + Clone + PartialEq + std::fmt::Debug + 'static,
 {
     let via_binary = |bytes: Vec<u8>| M::decode(bytes.as_slice()).unwrap();
+    assert_reuse_agrees(p, json);
     assert_eq!(
         protojsonx_runtime::from_slice::<M>(json).unwrap(),
         p.msg,

@@ -37,7 +37,8 @@ pub struct Case {
     pub direction: Direction,
     /// Input or options variant: `default`, `shuffled`, `proto-names`, ...
     pub variant: &'static str,
-    /// Implementation name: `protojsonx`, `prost`, `pbjson`, ...
+    /// Implementation name: `protojsonx`, `protojsonx-decode-into`, `prost`,
+    /// `prost-clear-merge`, `pbjson`, ...
     pub implementation: &'static str,
     /// Size of the ProtoJSON written or read (the default encoding's, except
     /// for option variants that change it), for MB/s.
@@ -123,6 +124,7 @@ where
     pub fn cases(&self, options: bool, enums: bool) -> Vec<Case> {
         let mut cases = self.marshal_cases();
         cases.extend(self.unmarshal_cases(self.json.clone(), "default"));
+        cases.extend(self.reuse_cases());
         cases.extend(self.unmarshal_cases(self.shuffled.clone(), "shuffled"));
         if options {
             cases.extend(self.option_cases(enums));
@@ -234,6 +236,27 @@ where
             black_box(simd_json::serde::from_slice::<L>(&mut copy).unwrap());
         }));
         cases
+    }
+
+    /// Unmarshal (default input) into a message kept from run to run, which
+    /// one decode of the same input filled first: protojsonx's `decode_into`,
+    /// and prost's best reuse, `clear` then `merge`.
+    fn reuse_cases(&self) -> Vec<Case> {
+        use Direction::Unmarshal;
+        let input = self.json.clone();
+        let mut msg: M = protojsonx_runtime::from_slice(&input).unwrap();
+        let into = self.case(Unmarshal, "default", "protojsonx-decode-into", move || {
+            protojsonx_runtime::decode_into(&mut msg, black_box(&input)).unwrap();
+            black_box(&msg);
+        });
+        let binary = self.binary.clone();
+        let mut msg = M::decode(binary.as_slice()).unwrap();
+        let merge = self.case(Unmarshal, "default", "prost-clear-merge", move || {
+            msg.clear();
+            msg.merge(black_box(binary.as_slice())).unwrap();
+            black_box(&msg);
+        });
+        vec![into, merge]
     }
 
     /// protojsonx with each non-default option, against the default cases above.
