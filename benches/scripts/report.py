@@ -118,9 +118,12 @@ def fmt_ns(ns):
 
 
 def fmt_num(x, digits=2):
+    """x with at most `digits` decimals, trailing zeros of the decimals dropped."""
     if x is None:
         return ""
-    return f"{x:.{digits}f}".rstrip("0").rstrip(".") if digits == 0 or x != int(x) else f"{int(x)}"
+    if digits == 0 or x == int(x):
+        return f"{x:.0f}"
+    return f"{x:.{digits}f}".rstrip("0").rstrip(".")
 
 
 PAIRED_DEFAULT = "protojsonx-default-paired"
