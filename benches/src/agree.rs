@@ -42,10 +42,10 @@ where
     out
 }
 
-/// Asserts that decoding `json` into a message already holding it (the
-/// `protojsonx-decode-into` case), and one holding something else, gives
-/// `p.msg`; and that prost's `clear` + `merge` (`prost-clear-merge`) on a
-/// kept message gives it from the binary.
+/// Asserts that `decode_into` of `json` gives `p.msg` both into a message
+/// already holding it (the `protojsonx-decode-into` case) and into an empty
+/// one, and that `decode_into` of `{}` then empties it; and that prost's
+/// `clear` + `merge` (`prost-clear-merge`) on a kept message gives `p.msg`.
 fn assert_reuse_agrees<M, P, L>(p: &Payload<M, P, L>, json: &[u8])
 where
     M: ProtoJson + Message + Clone + PartialEq + std::fmt::Debug + 'static,
@@ -53,12 +53,11 @@ where
     let mut msg: M = protojsonx_runtime::from_slice(json).unwrap();
     protojsonx_runtime::decode_into(&mut msg, json).unwrap();
     assert_eq!(msg, p.msg, "protojsonx-decode-into, same input");
-    let mut other = M::default();
-    protojsonx_runtime::decode_into(&mut other, b"{}").unwrap();
-    protojsonx_runtime::decode_into(&mut other, json).unwrap();
-    assert_eq!(other, p.msg, "protojsonx-decode-into, after {{}}");
-    protojsonx_runtime::decode_into(&mut other, b"{}").unwrap();
-    assert_eq!(other, M::default(), "protojsonx-decode-into clears");
+    let mut empty = M::default();
+    protojsonx_runtime::decode_into(&mut empty, json).unwrap();
+    assert_eq!(empty, p.msg, "protojsonx-decode-into, empty message");
+    protojsonx_runtime::decode_into(&mut msg, b"{}").unwrap();
+    assert_eq!(msg, M::default(), "protojsonx-decode-into of {{}}");
     let mut msg = M::decode(p.binary.as_slice()).unwrap();
     msg.clear();
     msg.merge(p.binary.as_slice()).unwrap();
