@@ -1,8 +1,10 @@
-//! Generates every implementation's code from the same two schemas:
-//! `event.v1` (the Go protojsonx payloads, from `examples/proto`) and
-//! `bench.v1` (the richer schema in `proto/`).
+//! Generates every implementation's code from the same three schemas:
+//! `event.v1` (the Go protojsonx payloads, from `examples/proto`), `bench.v1`
+//! (the richer schema in `proto/`) and `bench.otlp.v1` (OTLP's trace export
+//! request, in `proto/`).
 //!
-//! - protojsonx: prost structs + ProtoJSON impls for `bench.v1` in `OUT_DIR`
+//! - protojsonx: prost structs + ProtoJSON impls for `bench.v1` and
+//!   `bench.otlp.v1` in `OUT_DIR`
 //!   (the `event.v1` ones come from the protojsonx-example crate);
 //! - pbjson: its own prost-build structs and pbjson-build serde impls for both
 //!   packages in `OUT_DIR/pbjson` (pbjson's impls must sit next to its structs);
@@ -15,22 +17,28 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 const INCLUDES: [&str; 2] = ["../examples/proto", "proto"];
-const PROTOS: [&str; 2] = [
-    "../examples/proto/event/v1/event.proto",
+/// The benchmark's own schemas, compiled by protojsonx here.
+const BENCH_PROTOS: [&str; 2] = [
     "proto/bench/v1/order.proto",
+    "proto/bench/otlp/v1/trace.proto",
+];
+const PROTOS: [&str; 3] = [
+    "../examples/proto/event/v1/event.proto",
+    BENCH_PROTOS[0],
+    BENCH_PROTOS[1],
 ];
 
 fn main() -> io::Result<()> {
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR is set by cargo"));
     protoc_gen_rust_protojsonx::Builder::new()
         .include("proto")
-        .compile(&["proto/bench/v1/order.proto"])?;
+        .compile(&BENCH_PROTOS)?;
     let descriptors = descriptor_set()?;
     std::fs::write(out.join("descriptors.bin"), &descriptors)?;
     pbjson(&descriptors, &out.join("pbjson"))
 }
 
-/// The encoded `FileDescriptorSet` of both schemas and everything they import.
+/// The encoded `FileDescriptorSet` of the three schemas and everything they import.
 fn descriptor_set() -> io::Result<Vec<u8>> {
     use prost::Message;
     let mut builder = protoc_gen_rust_protojsonx::Builder::new();
@@ -57,5 +65,5 @@ fn pbjson(descriptors: &[u8], dir: &Path) -> io::Result<()> {
     pbjson_build::Builder::new()
         .out_dir(dir)
         .register_descriptors(descriptors)?
-        .build(&[".event.v1", ".bench.v1"])
+        .build(&[".event.v1", ".bench.v1", ".bench.otlp.v1"])
 }

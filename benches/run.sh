@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Runs the benchmark suite and writes benches/results/: results.md (timings,
-# allocations, instruction counts, ratios, targets of issue 4, code size,
+# allocations, instruction counts, ratios, targets of issues 4 and 14, code size,
 # machine) and chart.svg.
 #
 #   benches/run.sh                 full run: ROUNDS passes through the suite
-#                                  (default 9, about 2 minutes each on 2 cores)
+#                                  (default 9, about 2.5 minutes each on 2 cores)
 #   benches/run.sh medium/         only criterion benchmarks matching a filter;
 #                                  the report then also shows older estimates
 #
@@ -41,7 +41,7 @@ done
 cargo build --release -p protojsonx-benches --bins
 "$target/release/allocs" > "$results/allocs.tsv"
 if command -v valgrind > /dev/null; then
-    echo "=== instruction counts (callgrind, about 2 minutes)"
+    echo "=== instruction counts (callgrind, about 5 minutes)"
     benches/scripts/instructions.sh "$target/release/profile" "$results/allocs.tsv" > "$results/instructions.tsv"
 else
     echo "valgrind not found: no instruction counts"

@@ -153,7 +153,7 @@ fn round() -> usize {
 
 criterion_group! {
     name = benches;
-    // About 3 s per case: the ~120 cases take 6-7 minutes on 2 cores.
+    // About 3 s per case: the ~180 cases take 9-10 minutes on 2 cores.
     // `run.sh` and the command line can override these.
     config = Criterion::default()
         .warm_up_time(Duration::from_millis(500))

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Instructions per operation, counted by callgrind, for the protojsonx and
-# prost cases of the suite: exact and repeatable where timings on a shared
-# machine are not, so ratios between cases that take the same code path
-# (option variants, shuffled keys) can be told apart from timing noise.
+# prost cases of the suite (decode_into and prost's clear + merge included):
+# exact and repeatable where timings on a shared machine are not, so ratios
+# between cases that take the same code path (option variants, shuffled keys)
+# can be told apart from timing noise.
 #
 #   benches/scripts/instructions.sh PROFILE_BIN ALLOCS_TSV > instructions.tsv
 #
@@ -20,6 +21,7 @@ runs_for() {
         order/*) echo 1000 ;;
         large/*) echo 100 ;;
         order-batch/*) echo 40 ;;
+        otlp/*) echo 20 ;;
     esac
 }
 
@@ -31,7 +33,7 @@ count() {
 setup=$(count small/marshal/default/prost 0)
 echo -e "group\timplementation\tinstructions_per_op"
 tail -n +2 "$cases" | cut -f1,2 | while IFS=$'\t' read -r group impl; do
-    case $impl in protojsonx* | prost | prost-reused-buf) ;; *) continue ;; esac
+    case $impl in protojsonx* | prost | prost-reused-buf | prost-clear-merge) ;; *) continue ;; esac
     runs=$(runs_for "$group")
     total=$(count "$group/$impl" "$runs")
     echo -e "$group\t$impl\t$(( (total - setup) / runs ))"

@@ -31,16 +31,18 @@ from collections import Counter, OrderedDict
 IMPLS = OrderedDict([
     ("protojsonx", "#d62728"),
     ("protojsonx-reused-buf", "#ff9896"),
+    ("protojsonx-decode-into", "#e377c2"),
     ("protojsonx-default-paired", "#f7b6d2"),
     ("prost", "#7f7f7f"),
     ("prost-reused-buf", "#c7c7c7"),
+    ("prost-clear-merge", "#bcbd22"),
     ("pbjson", "#1f77b4"),
     ("prost-reflect", "#9467bd"),
     ("serde_json", "#2ca02c"),
     ("sonic-rs", "#ff7f0e"),
     ("simd-json", "#8c564b"),
 ])
-BINARY = {"prost", "prost-reused-buf"}
+BINARY = {"prost", "prost-reused-buf", "prost-clear-merge"}
 
 
 def load_criterion(root):
@@ -116,9 +118,12 @@ def fmt_ns(ns):
 
 
 def fmt_num(x, digits=2):
+    """x with at most `digits` decimals, trailing zeros of the decimals dropped."""
     if x is None:
         return ""
-    return f"{x:.{digits}f}".rstrip("0").rstrip(".") if digits == 0 or x != int(x) else f"{int(x)}"
+    if digits == 0 or x == int(x):
+        return f"{x:.0f}"
+    return f"{x:.{digits}f}".rstrip("0").rstrip(".")
 
 
 PAIRED_DEFAULT = "protojsonx-default-paired"
@@ -202,6 +207,14 @@ class Results:
             return ra["instructions"] / rb["instructions"]
         return None
 
+    def variant_ratio(self, payload, direction, variant):
+        """protojsonx in a variant over protojsonx on the defaults: the median
+        round's ratio of the turns they were timed in (their best rounds'
+        ratio if there are no turns), and the (variant, default) rows."""
+        pair = ((payload, direction, variant, "protojsonx"), (payload, direction, "default", "protojsonx"))
+        turns = self.turns.get(f"{payload}/{direction}/{variant}", {})
+        return median(turn_ratios(turns)) or self.ratio(*pair), pair
+
     def groups(self):
         return list(OrderedDict.fromkeys(r["group"] for r in self.rows))
 
@@ -238,15 +251,32 @@ def table(results):
     return out
 
 
-def targets(results):
-    """Issue 4's targets, each computed from this run: (target, value, met)."""
-    checks = []
+class Checks:
+    """Targets with their values in this run, for one table."""
 
-    def check(text, value, ok, pair=None):
-        """pair: the (numerator, denominator) rows, for the instruction ratio."""
+    def __init__(self, results):
+        self.results = results
+        self.rows = []
+
+    def __call__(self, text, value, ok, pair=None):
+        """Adds a target if its value was measured. ok: whether a value meets
+        it (None: only reported); pair: the (numerator, denominator) rows, for
+        the instruction ratio."""
         if value is not None:
-            instr = pair and results.instruction_ratio(*pair)
-            checks.append((text, value, ok(value), instr))
+            instr = pair and self.results.instruction_ratio(*pair)
+            self.rows.append((text, value, ok and ok(value), instr))
+
+    def table(self):
+        out = ["| target | this run | met | instructions ratio |", "|---|---:|:---:|---:|"]
+        for text, value, ok, instr in self.rows:
+            met = "–" if ok is None else "yes" if ok else "**no**"
+            out.append(f"| {text} | {value:.2f} | {met} | {'' if instr is None else f'{instr:.3f}'} |")
+        return out
+
+
+def targets(results):
+    """Issue 4's targets, each computed from this run."""
+    check = Checks(results)
 
     for payload in ("medium", "large"):
         def r(a, b, d="marshal"):
@@ -278,9 +308,8 @@ def targets(results):
         payload, direction, variant = group.split("/")
         if variant == "default":
             continue
-        pair = ((payload, direction, variant, "protojsonx"), (payload, direction, "default", "protojsonx"))
         # Timed in turns with the default: the median round's ratio.
-        ratio = median(turn_ratios(results.turns.get(group, {}))) or results.ratio(*pair)
+        ratio, pair = results.variant_ratio(payload, direction, variant)
         limit = 1.3 if variant == "shuffled" else 1.1
         if variant.startswith("indent"):
             # Pretty output is longer: its cost is judged per byte written or read.
@@ -291,10 +320,55 @@ def targets(results):
             continue
         check(f"{payload} {direction} {variant}: ≤{limit}x default-options time", ratio,
               lambda x, limit=limit: x <= limit, pair)
-    out = ["| target | this run | met | instructions ratio |", "|---|---:|:---:|---:|"]
-    for text, value, ok, instr in checks:
-        out.append(f"| {text} | {value:.2f} | {'yes' if ok else '**no**'} | {'' if instr is None else f'{instr:.3f}'} |")
-    return out
+    return check.table()
+
+
+PAYLOADS = ("small", "medium", "large", "order", "order-batch", "otlp")
+DECODE_INTO = "protojsonx-decode-into"
+CLEAR_MERGE = "prost-clear-merge"
+
+
+def targets_14(results):
+    """Issue 14's targets ("faster than binary"), each computed from this run."""
+    check = Checks(results)
+
+    def default(payload, impl, direction="unmarshal"):
+        return (payload, direction, "default", impl)
+
+    def compare(text, a, b, ok):
+        """A target on time(a) / time(b), with their instruction ratio."""
+        check(text, results.ratio(a, b), ok, (a, b))
+
+    for payload in PAYLOADS:
+        into, fresh = results.row(*default(payload, DECODE_INTO)), results.row(*default(payload, "protojsonx"))
+        if not (into and fresh):
+            continue
+        if payload in ("large", "otlp"):
+            check(f"{payload} decode_into: 0 allocations per op (fresh decode {fmt_num(fresh['allocs'], 1)})",
+                  into["allocs"], lambda x: x == 0)
+        else:
+            maps = "maps: their entries allocate" if payload.startswith("order") else "no maps"
+            check(f"{payload} decode_into: allocations per op, reported (fresh decode {fmt_num(fresh['allocs'], 1)}; "
+                  f"{maps})", into["allocs"], None)
+    for payload in ("large", "otlp"):
+        compare(f"{payload} decode_into: ≤0.6x prost binary decode time",
+                default(payload, DECODE_INTO), default(payload, "prost"), lambda x: x <= 0.6)
+    for payload in PAYLOADS:
+        compare(f"{payload} decode_into: faster than prost's clear + merge (time ratio <1)",
+                default(payload, DECODE_INTO), default(payload, CLEAR_MERGE), lambda x: x < 1)
+    for payload in PAYLOADS:
+        for direction, op in (("unmarshal", "decode"), ("marshal", "encode")):
+            compare(f"{payload} {direction}: fresh {op} ≤1.0x prost binary {op} time",
+                    default(payload, "protojsonx", direction), default(payload, "prost", direction),
+                    lambda x: x <= 1.0)
+    for payload in ("large", "otlp"):
+        ratio, pair = results.variant_ratio(payload, "unmarshal", "indent-2")
+        check(f"{payload} unmarshal indent-2 (pretty input): ≤1.25x the compact decode time", ratio,
+              lambda x: x <= 1.25, pair)
+    for payload in PAYLOADS:
+        ratio, pair = results.variant_ratio(payload, "unmarshal", "shuffled")
+        check(f"{payload} unmarshal shuffled: ≤1.1x the in-order decode time", ratio, lambda x: x <= 1.1, pair)
+    return check.table()
 
 
 def turns_table(results):
@@ -374,7 +448,7 @@ def code_size(release_dir):
 
 def chart(results, path):
     """Horizontal bars of ns/op per implementation, one panel per payload and direction."""
-    panels = [(p, d) for p in ("small", "medium", "large", "order", "order-batch") for d in ("marshal", "unmarshal")]
+    panels = [(p, d) for p in ("small", "medium", "large", "order", "order-batch", "otlp") for d in ("marshal", "unmarshal")]
     panels = [(p, d) for p, d in panels
               if any(r["ns"] for r in results.rows if r["group"] == f"{p}/{d}/default")]
     bar, gap, label_w, plot_w, panel_w = 14, 3, 150, 250, 480
@@ -447,6 +521,12 @@ def main():
           "## Machine", ""]
     md += machine(args.load)
     md += ["", "## Targets of issue 4", ""] + targets(results)
+    md += ["", "## Targets of issue 14", "",
+           "`decode_into` is the `protojsonx-decode-into` row: each operation decodes into one message kept from "
+           "run to run (filled by a decode of the same input first); `prost-clear-merge` is prost's best reuse, "
+           "`clear()` then `merge()` on a kept message. Times are best rounds' ratios; the pretty-input and "
+           "shuffled targets are the median round's ratio in turns, as issue 4's variant targets.", ""]
+    md += targets_14(results)
     md += ["", "## Variants timed in turns", ""] + turns_table(results)
     md += ["", "## Results", ""] + table(results)
     md += ["## Code size", ""] + code_size(args.release_dir) + [""]

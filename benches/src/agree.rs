@@ -42,6 +42,28 @@ where
     out
 }
 
+/// Asserts that `decode_into` of `json` gives `p.msg` both into a message
+/// already holding it (the `protojsonx-decode-into` case) and into an empty
+/// one, and that `decode_into` of `{}` then empties it; and that prost's
+/// `clear` + `merge` (`prost-clear-merge`) on a kept message gives `p.msg`.
+fn assert_reuse_agrees<M, P, L>(p: &Payload<M, P, L>, json: &[u8])
+where
+    M: ProtoJson + Message + Clone + PartialEq + std::fmt::Debug + 'static,
+{
+    let mut msg: M = protojsonx_runtime::from_slice(json).unwrap();
+    protojsonx_runtime::decode_into(&mut msg, json).unwrap();
+    assert_eq!(msg, p.msg, "protojsonx-decode-into, same input");
+    let mut empty = M::default();
+    protojsonx_runtime::decode_into(&mut empty, json).unwrap();
+    assert_eq!(empty, p.msg, "protojsonx-decode-into, empty message");
+    protojsonx_runtime::decode_into(&mut msg, b"{}").unwrap();
+    assert_eq!(msg, M::default(), "protojsonx-decode-into of {{}}");
+    let mut msg = M::decode(p.binary.as_slice()).unwrap();
+    msg.clear();
+    msg.merge(p.binary.as_slice()).unwrap();
+    assert_eq!(msg, p.msg, "prost-clear-merge");
+}
+
 /// Asserts that every decoder reads `json` as `p.msg`.
 fn assert_decoders_agree<M, P, L>(p: &Payload<M, P, L>, json: &[u8])
 where
@@ -50,6 +72,7 @@ where
     L: Serialize + DeserializeOwned + Clone + PartialEq + std::fmt::Debug + 'static,
 {
     let via_binary = |bytes: Vec<u8>| M::decode(bytes.as_slice()).unwrap();
+    assert_reuse_agrees(p, json);
     assert_eq!(
         protojsonx_runtime::from_slice::<M>(json).unwrap(),
         p.msg,
@@ -167,6 +190,51 @@ fn order_payloads_agree() {
 }
 
 #[test]
+fn otlp_payload_agrees_byte_for_byte() {
+    let all = Payloads::new();
+    for json in [&all.otlp.json, &all.otlp.shuffled] {
+        assert_decoders_agree(&all.otlp, json);
+    }
+    // prost-reflect writes fields in number order, `Span.flags` (16) last;
+    // the others in declaration order, as protojsonx does.
+    let in_declaration_order: Vec<_> = EVERY_ENCODER
+        .iter()
+        .copied()
+        .filter(|&name| name != "prost-reflect")
+        .collect();
+    assert_encoders_agree(&all.otlp, &in_declaration_order);
+    assert_options_round_trip(&all.otlp);
+    let pretty = EncodeOptions::new()
+        .indent(2)
+        .to_vec(&all.otlp.msg)
+        .unwrap();
+    assert_decoders_agree(&all.otlp, &pretty);
+}
+
+/// Every kind of OTLP value is in the payload at least once.
+#[test]
+fn otlp_payload_has_every_value_kind() {
+    let json = String::from_utf8(Payloads::new().otlp.json).unwrap();
+    for member in [
+        "stringValue",
+        "boolValue",
+        "intValue",
+        "doubleValue",
+        "arrayValue",
+        "kvlistValue",
+        "bytesValue",
+        "events",
+        "links",
+        "parentSpanId",
+        "traceState",
+        "STATUS_CODE_ERROR",
+        "SPAN_KIND_CONSUMER",
+    ] {
+        assert!(json.contains(&format!("\"{member}")), "{member}");
+    }
+}
+
+#[test]
 fn pbjson_cannot_read_protojson_any() {
     let all = Payloads::new();
     let err = serde_json::from_slice::<crate::pbj::bench::v1::Order>(&all.order.json).unwrap_err();
@@ -182,6 +250,7 @@ fn payloads_have_the_documented_sizes() {
         all.large.json.len(),
         all.order.json.len(),
         all.batch.json.len(),
+        all.otlp.json.len(),
     ];
     let expected = [
         (40, 70),
@@ -189,6 +258,7 @@ fn payloads_have_the_documented_sizes() {
         (25_000, 40_000),
         (1_000, 1_600),
         (45_000, 55_000),
+        (185_000, 205_000),
     ];
     for (size, (min, max)) in sizes.into_iter().zip(expected) {
         assert!((min..=max).contains(&size), "{size} not in {min}..={max}");

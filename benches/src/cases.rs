@@ -32,12 +32,13 @@ impl Direction {
 
 /// One benchmarked operation.
 pub struct Case {
-    /// Payload name: `small`, `medium`, `large`, `order`, `order-batch`.
+    /// Payload name: `small`, `medium`, `large`, `order`, `order-batch`, `otlp`.
     pub payload: &'static str,
     pub direction: Direction,
     /// Input or options variant: `default`, `shuffled`, `proto-names`, ...
     pub variant: &'static str,
-    /// Implementation name: `protojsonx`, `prost`, `pbjson`, ...
+    /// Implementation name: `protojsonx`, `protojsonx-decode-into`, `prost`,
+    /// `prost-clear-merge`, `pbjson`, ...
     pub implementation: &'static str,
     /// Size of the ProtoJSON written or read (the default encoding's, except
     /// for option variants that change it), for MB/s.
@@ -58,7 +59,7 @@ impl Case {
     }
 }
 
-/// The descriptors of both schemas, for prost-reflect.
+/// The descriptors of every schema, for prost-reflect.
 pub fn pool() -> &'static DescriptorPool {
     static POOL: OnceLock<DescriptorPool> = OnceLock::new();
     POOL.get_or_init(|| {
@@ -123,6 +124,7 @@ where
     pub fn cases(&self, options: bool, enums: bool) -> Vec<Case> {
         let mut cases = self.marshal_cases();
         cases.extend(self.unmarshal_cases(self.json.clone(), "default"));
+        cases.extend(self.reuse_cases());
         cases.extend(self.unmarshal_cases(self.shuffled.clone(), "shuffled"));
         if options {
             cases.extend(self.option_cases(enums));
@@ -236,6 +238,27 @@ where
         cases
     }
 
+    /// Unmarshal (default input) into a message kept from run to run, which
+    /// one decode of the same input filled first: protojsonx's `decode_into`,
+    /// and prost's best reuse, `clear` then `merge`.
+    fn reuse_cases(&self) -> Vec<Case> {
+        use Direction::Unmarshal;
+        let input = self.json.clone();
+        let mut msg: M = protojsonx_runtime::from_slice(&input).unwrap();
+        let into = self.case(Unmarshal, "default", "protojsonx-decode-into", move || {
+            protojsonx_runtime::decode_into(&mut msg, black_box(&input)).unwrap();
+            black_box(&msg);
+        });
+        let binary = self.binary.clone();
+        let mut msg = M::decode(binary.as_slice()).unwrap();
+        let merge = self.case(Unmarshal, "default", "prost-clear-merge", move || {
+            msg.clear();
+            msg.merge(black_box(binary.as_slice())).unwrap();
+            black_box(&msg);
+        });
+        vec![into, merge]
+    }
+
     /// protojsonx with each non-default option, against the default cases above.
     fn option_cases(&self, enums: bool) -> Vec<Case> {
         let mut encode = vec![
@@ -323,6 +346,13 @@ pub type OrderPayload = Payload<crate::pjx::bench::v1::Order, pbj::bench::v1::Or
 pub type BatchPayload =
     Payload<crate::pjx::bench::v1::OrderBatch, pbj::bench::v1::OrderBatch, plain::OrderBatch>;
 
+/// The bench.otlp.v1 payload (otlp).
+pub type OtlpPayload = Payload<
+    crate::pjx::bench::otlp::v1::ExportTraceServiceRequest,
+    pbj::bench::otlp::v1::ExportTraceServiceRequest,
+    plain::otlp::ExportTraceServiceRequest,
+>;
+
 /// All payloads. pbjson is left out of the bench.v1 ones: pbjson-types writes
 /// and reads `google.protobuf.Any` as `{"typeUrl":..,"value":base64}`, not
 /// ProtoJSON, so it cannot decode their bytes (a test checks this).
@@ -332,6 +362,7 @@ pub struct Payloads {
     pub large: LargePayload,
     pub order: OrderPayload,
     pub batch: BatchPayload,
+    pub otlp: OtlpPayload,
 }
 
 impl Payloads {
@@ -354,6 +385,12 @@ impl Payloads {
                 "bench.v1.OrderBatch",
                 false,
             ),
+            otlp: Payload::new(
+                "otlp",
+                payloads::otlp(),
+                "bench.otlp.v1.ExportTraceServiceRequest",
+                true,
+            ),
         }
     }
 
@@ -364,6 +401,7 @@ impl Payloads {
         cases.extend(self.large.cases(true, false));
         cases.extend(self.order.cases(true, true));
         cases.extend(self.batch.cases(true, true));
+        cases.extend(self.otlp.cases(true, true));
         cases
     }
 }

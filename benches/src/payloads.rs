@@ -12,6 +12,9 @@ use crate::pjx::bench::v1::{
     Address, BankTransfer, LineItem, Order, OrderBatch, Scalars, Status, order::Payment,
 };
 
+mod trace;
+pub use trace::{SPANS_PER_SCOPE, otlp};
+
 /// Orders in the ~50 KB `OrderBatch`.
 pub const BATCH_ORDERS: u32 = 36;
 

@@ -1,4 +1,4 @@
-//! Plain Rust structs equivalent to both schemas, with serde derives whose JSON
+//! Plain Rust structs equivalent to the three schemas, with serde derives whose JSON
 //! is the same ProtoJSON protojsonx writes: lowerCamelCase keys in declaration
 //! order, default values omitted, 64-bit integers as strings, bytes as base64,
 //! enums by name. This is what a hand-written serde model looks like; serde_json
@@ -10,6 +10,8 @@
 //! and the `Any` is a struct for the one message type it packs.
 
 use std::collections::HashMap;
+
+pub mod otlp;
 
 use serde::{Deserialize, Serialize};
 
@@ -291,6 +293,25 @@ mod opt_string_int {
         /// The wrapped value, read through `string_int`.
         #[derive(Deserialize)]
         struct Wrapped(#[serde(with = "super::string_int")] i64);
+        Ok(Option::<Wrapped>::deserialize(d)?.map(|w| w.0))
+    }
+}
+
+/// `Option<Vec<u8>>` as base64, for a oneof's bytes member.
+mod opt_base64_bytes {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &Option<Vec<u8>>, s: S) -> Result<S::Ok, S::Error> {
+        match v {
+            Some(v) => super::base64_bytes::serialize(v, s),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<u8>>, D::Error> {
+        /// The bytes, read through `base64_bytes`.
+        #[derive(Deserialize)]
+        struct Wrapped(#[serde(with = "super::base64_bytes")] Vec<u8>);
         Ok(Option::<Wrapped>::deserialize(d)?.map(|w| w.0))
     }
 }
