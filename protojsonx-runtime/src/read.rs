@@ -43,6 +43,12 @@ impl Peek {
     }
 }
 
+/// Whether `b` is JSON whitespace.
+#[inline(always)]
+fn is_whitespace(b: &u8) -> bool {
+    matches!(b, b' ' | b'\n' | b'\r' | b'\t')
+}
+
 /// Quotes a byte for an error message: printable ASCII as `'x'`, anything else in hex.
 pub(crate) fn describe_byte(b: u8) -> String {
     if b.is_ascii_graphic() {
@@ -100,12 +106,22 @@ impl<'a> Reader<'a> {
 
     #[inline]
     fn skip_whitespace(&mut self) {
-        while let Some(&b) = self.input.get(self.pos) {
-            if !matches!(b, b' ' | b'\n' | b'\r' | b'\t') {
+        while let Some(b) = self.input.get(self.pos) {
+            if !is_whitespace(b) {
                 break;
             }
             self.pos += 1;
         }
+    }
+
+    /// The length of the line break and indentation at `at` in pretty-printed
+    /// JSON (`\n` then spaces, which are counted eight at a time), or 0.
+    #[inline(always)]
+    fn line_break_len(&self, at: usize) -> usize {
+        if self.input.get(at) != Some(&b'\n') {
+            return 0;
+        }
+        1 + scan::spaces_len(&self.input[at + 1..])
     }
 
     /// Skips whitespace and classifies the value that starts next.
@@ -201,26 +217,25 @@ impl<'a> Reader<'a> {
         self.next_member_slow(first)
     }
 
-    /// The length of the line break and indentation at `at` in pretty-printed
-    /// JSON (`\n` then spaces, which are counted eight at a time), or 0.
-    #[inline(always)]
-    fn line_break_len(&self, at: usize) -> usize {
-        if self.input.get(at) != Some(&b'\n') {
-            return 0;
-        }
-        1 + scan::spaces_len(&self.input[at + 1..])
-    }
-
     /// [`next_member`](Self::next_member) with whitespace, and its errors.
     #[inline(never)]
     fn next_member_slow(&mut self, first: &mut bool) -> Result<bool, Error> {
-        // Pretty-printed JSON: a comma, a line break and an indentation.
-        if !*first && self.input.get(self.pos) == Some(&b',') {
-            let key = self.pos + 1 + self.line_break_len(self.pos + 1);
-            if self.input.get(key) == Some(&b'"') {
-                self.pos = key;
+        // Pretty-printed JSON: a line break and an indentation before the
+        // key or the closing brace, after the comma if one is due.
+        let comma = !*first && self.input.get(self.pos) == Some(&b',');
+        let at = self.pos + usize::from(comma);
+        let next = at + self.line_break_len(at);
+        match self.input.get(next) {
+            Some(b'"') if comma || *first => {
+                *first = false;
+                self.pos = next;
                 return Ok(true);
             }
+            Some(b'}') if !comma => {
+                self.pos = next + 1;
+                return Ok(false);
+            }
+            _ => {}
         }
         if self.eat(b'}') {
             return Ok(false);
@@ -324,17 +339,23 @@ impl<'a> Reader<'a> {
     /// [`next_element`](Self::next_element) with whitespace, and its errors.
     #[inline(never)]
     fn next_element_slow(&mut self, first: &mut bool) -> Result<bool, Error> {
-        // Pretty-printed JSON: a comma, a line break and an indentation.
-        if !*first && self.input.get(self.pos) == Some(&b',') {
-            let value = self.pos + 1 + self.line_break_len(self.pos + 1);
-            if self
-                .input
-                .get(value)
-                .is_some_and(|b| !matches!(b, b']' | b',' | b' ' | b'\n' | b'\r' | b'\t'))
-            {
-                self.pos = value;
+        // Pretty-printed JSON: a line break and an indentation before the
+        // value or the closing bracket, after the comma if one is due.
+        let comma = !*first && self.input.get(self.pos) == Some(&b',');
+        let at = self.pos + usize::from(comma);
+        let next = at + self.line_break_len(at);
+        match self.input.get(next) {
+            Some(b']') if !comma => {
+                *first = false;
+                self.pos = next + 1;
+                return Ok(false);
+            }
+            Some(b) if (comma || *first) && !is_whitespace(b) && !matches!(b, b']' | b',') => {
+                *first = false;
+                self.pos = next;
                 return Ok(true);
             }
+            _ => {}
         }
         let was_first = *first;
         *first = false;
