@@ -14,6 +14,7 @@
 //! reader, which skips the `@type` key (see `Decoder::read_any_body`).
 
 use std::any::TypeId;
+use std::borrow::Cow;
 use std::cell::Cell;
 
 use prost::Message;
@@ -132,8 +133,9 @@ impl ProtoJson for Any {
             Probe::Found { type_url, offset } => {
                 let entry = resolve(&type_url, d.type_registry())
                     .map_err(|m| d.invalid_at(offset, m).in_field(b"@type"))?;
-                self.value = (entry.read)(d, start)?;
-                self.type_url = type_url;
+                (entry.read)(d, start, &mut self.value)?;
+                self.type_url.clear();
+                self.type_url.push_str(&type_url);
                 Ok(())
             }
         }
@@ -158,18 +160,21 @@ fn fail(e: &mut Encoder<'_>, message: String) {
 }
 
 /// What looking ahead through an `Any` object found.
-enum Probe {
+enum Probe<'a> {
     /// The object is `{}`: the default `Any`.
     Empty,
     /// The object has keys but no `@type`.
     Missing,
     /// The first `@type`: its value and offset.
-    Found { type_url: String, offset: usize },
+    Found {
+        type_url: Cow<'a, str>,
+        offset: usize,
+    },
 }
 
 /// Looks ahead through the object at the decoder's position, without
 /// consuming it, for its first `@type` key.
-fn find_type_url(d: &Decoder<'_>) -> Result<Probe, Error> {
+fn find_type_url<'a>(d: &Decoder<'a>) -> Result<Probe<'a>, Error> {
     let mut r = d.lookahead();
     let Some(depth_left) = d.depth_left().checked_sub(1) else {
         r.peek();
@@ -191,7 +196,7 @@ fn find_type_url(d: &Decoder<'_>) -> Result<Probe, Error> {
                 };
                 return Err(r.error(kind, message).in_field(b"@type"));
             }
-            let type_url = r.string()?.into_owned();
+            let type_url = r.string()?;
             return Ok(Probe::Found { type_url, offset });
         }
         has_keys = true;
@@ -235,15 +240,18 @@ pub(crate) fn write_packed<M: ProtoJson + Message + Default + 'static>(
 }
 
 /// Reads an `Any` object holding an `M` (its `@type` found already) and
-/// returns `M`'s binary encoding. `start` is the object's offset.
+/// stores `M`'s binary encoding in `value`, replacing what it held (its
+/// memory is reused). `start` is the object's offset.
 pub(crate) fn read_packed<M: ProtoJson + Message + Default + 'static>(
     d: &mut Decoder<'_>,
     start: usize,
-) -> Result<Vec<u8>, Error> {
+    value: &mut Vec<u8>,
+) -> Result<(), Error> {
     let mut msg = M::default();
+    value.clear();
     if !M::SPECIAL_JSON {
         d.read_any_body(&mut msg)?;
-        return Ok(msg.encode_to_vec());
+        return encode_packed(&msg, value);
     }
     let mut seen_type = false;
     let mut seen_value = false;
@@ -263,7 +271,18 @@ pub(crate) fn read_packed<M: ProtoJson + Message + Default + 'static>(
         let message = "missing \"value\" field in google.protobuf.Any of a well-known type";
         return Err(d.invalid_at(start, message.into()));
     }
-    Ok(msg.encode_to_vec())
+    encode_packed(&msg, value)
+}
+
+/// Appends the binary encoding of `msg` to `value`, which has room for
+/// any length (a `Vec` grows).
+fn encode_packed<M: Message>(msg: &M, value: &mut Vec<u8>) -> Result<(), Error> {
+    msg.encode(value).map_err(|e| {
+        Error::encode(
+            ErrorKind::Encode,
+            format!("cannot encode an Any value: {e}"),
+        )
+    })
 }
 
 #[cfg(test)]

@@ -30,9 +30,10 @@ pub(crate) struct Entry {
     /// given the type URL to write as `@type`.
     pub(crate) write: fn(&mut Encoder<'_>, &str, &[u8]),
     /// Reads the `Any` object at the decoder's position, whose `@type` named
-    /// this type, and returns the binary encoding of the message in it. The
-    /// `usize` is the object's offset, for errors about it as a whole.
-    pub(crate) read: fn(&mut Decoder<'_>, usize) -> Result<Vec<u8>, Error>,
+    /// this type, and stores the binary encoding of the message in it in the
+    /// `Vec` (replacing its bytes, keeping its memory). The `usize` is the
+    /// object's offset, for errors about it as a whole.
+    pub(crate) read: fn(&mut Decoder<'_>, usize, &mut Vec<u8>) -> Result<(), Error>,
 }
 
 impl Entry {
