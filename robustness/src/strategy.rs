@@ -26,6 +26,22 @@ use crate::protobuf_test_messages::proto2::test_all_types_proto2::NestedMessage 
 use crate::protobuf_test_messages::proto3::test_all_types_proto3::{NestedMessage, OneofField};
 use crate::protobuf_test_messages::proto3::{ForeignMessage, TestAllTypesProto3};
 
+/// The proptest configuration of the property tests: `cases` cases, sized
+/// for a debug build (`PROPTEST_CASES=n` in the environment runs `n`
+/// instead); failures are reported with their shrunk input, and no
+/// persistence files are written into the repository.
+pub fn config(cases: u32) -> ProptestConfig {
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(cases);
+    ProptestConfig {
+        cases,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    }
+}
+
 /// How many fields one random message sets at most (before merging).
 const MAX_FIELDS: usize = 10;
 /// Longest repeated field and largest map generated.

@@ -11,21 +11,8 @@ use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use protojsonx_robustness::protobuf_test_messages::proto3::TestAllTypesProto3;
 use protojsonx_robustness::protobuf_test_messages::proto3::test_all_types_proto3::NestedMessage;
-use protojsonx_robustness::strategy::{test_all_types_proto2, test_all_types_proto3};
+use protojsonx_robustness::strategy::{config, test_all_types_proto2, test_all_types_proto3};
 use protojsonx_runtime::{DecodeOptions, EncodeOptions, ProtoJson};
-
-/// Case counts sized for a debug build; `PROPTEST_CASES=n` runs `n` instead.
-fn config(cases: u32) -> ProptestConfig {
-    let cases = std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(cases);
-    ProptestConfig {
-        cases,
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    }
-}
 
 /// The encodings the input comes in, chosen by the test's `pick`.
 fn encoding(pick: u8) -> EncodeOptions {

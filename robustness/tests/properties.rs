@@ -14,25 +14,10 @@ use protojsonx_robustness::protobuf_test_messages::proto2::TestAllTypesProto2;
 use protojsonx_robustness::protobuf_test_messages::proto3::TestAllTypesProto3;
 use protojsonx_robustness::protobuf_test_messages::proto3::test_all_types_proto3::NestedEnum;
 use protojsonx_robustness::strategy::{
-    replace_nans3, test_all_types_proto2, test_all_types_proto3, unknown_members,
+    config, replace_nans3, test_all_types_proto2, test_all_types_proto3, unknown_members,
 };
 use protojsonx_runtime::{DecodeOptions, EncodeOptions, ErrorKind, ProtoJson};
 use serde_json::Value as Json;
-
-/// Case counts sized for a debug build (the whole file runs in well under
-/// 60 s); `PROPTEST_CASES=n` in the environment runs `n` cases instead.
-fn config(cases: u32) -> ProptestConfig {
-    let cases = std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(cases);
-    ProptestConfig {
-        cases,
-        // Failures are reported with their shrunk input; no persistence files in the repo.
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    }
-}
 
 /// Every combination of the encode options that changes what is written:
 /// key names, enums as numbers, which unset fields are written (none,
