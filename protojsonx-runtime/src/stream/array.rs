@@ -107,21 +107,53 @@ impl<R: BufRead, M: ProtoJson> ArrayReader<R, M> {
         self.reader
     }
 
-    /// Reads up to the next element and decodes it; `None` after the `]`.
-    fn step(&mut self) -> Result<Option<M>, StreamError> {
+    /// Decodes the next element into `msg`, replacing what it held and
+    /// reusing its memory (see [`DecodeOptions::decode_into`]): a stream of
+    /// messages of one shape read this way allocates nothing once `msg` has
+    /// grown. `Ok(true)` when an element was read, `Ok(false)` after the `]`
+    /// (and after an error, which ends the stream as for the iterator).
+    ///
+    /// ```
+    /// use protojsonx_runtime::stream::ArrayReader;
+    /// use prost_types::Duration;
+    ///
+    /// let mut reader = ArrayReader::new(r#"["1s", "2.5s"]"#.as_bytes());
+    /// let (mut d, mut seconds) = (Duration::default(), Vec::new());
+    /// while reader.read_into(&mut d)? {
+    ///     seconds.push(d.seconds);
+    /// }
+    /// assert_eq!(seconds, [1, 2]);
+    /// # Ok::<(), protojsonx_runtime::stream::StreamError>(())
+    /// ```
+    pub fn read_into(&mut self, msg: &mut M) -> Result<bool, StreamError> {
+        let opts = self.opts;
+        let result = self.step(&mut |json: &[u8]| opts.decode_into(msg, json));
+        match &result {
+            Ok(Some(())) => self.index += 1,
+            _ => self.state = State::Ended,
+        }
+        result.map(|read| read.is_some())
+    }
+
+    /// Reads up to the next element and decodes it with `decode`; `None`
+    /// after the `]`.
+    fn step<T>(
+        &mut self,
+        decode: &mut impl FnMut(&[u8]) -> Result<T, Error>,
+    ) -> Result<Option<T>, StreamError> {
         match self.state {
             State::Ended => Ok(None),
             State::Start => match self.skip_whitespace()? {
                 Some(b'[') => {
                     self.take_byte();
                     self.state = State::First;
-                    self.step()
+                    self.step(decode)
                 }
                 found => Err(self.unexpected("`[`", found)),
             },
             State::First => match self.skip_whitespace()? {
                 Some(b']') => self.end(),
-                Some(_) => self.item(),
+                Some(_) => self.item(decode),
                 None => Err(self.unexpected("a value or `]`", None)),
             },
             State::AfterItem => match self.skip_whitespace()? {
@@ -129,7 +161,7 @@ impl<R: BufRead, M: ProtoJson> ArrayReader<R, M> {
                     self.take_byte();
                     match self.skip_whitespace()? {
                         found @ (Some(b']') | None) => Err(self.unexpected("a value", found)),
-                        Some(_) => self.item(),
+                        Some(_) => self.item(decode),
                     }
                 }
                 Some(b']') => self.end(),
@@ -139,14 +171,17 @@ impl<R: BufRead, M: ProtoJson> ArrayReader<R, M> {
     }
 
     /// Reads the element that starts at the next byte.
-    fn item(&mut self) -> Result<Option<M>, StreamError> {
-        let msg = self.read_item()?;
+    fn item<T>(
+        &mut self,
+        decode: &mut impl FnMut(&[u8]) -> Result<T, Error>,
+    ) -> Result<Option<T>, StreamError> {
+        let item = self.read_item(decode)?;
         self.state = State::AfterItem;
-        Ok(Some(msg))
+        Ok(Some(item))
     }
 
     /// Consumes the `]`, and checks that only whitespace follows it.
-    fn end(&mut self) -> Result<Option<M>, StreamError> {
+    fn end<T>(&mut self) -> Result<Option<T>, StreamError> {
         self.take_byte();
         self.state = State::Ended;
         match self.skip_whitespace()? {
@@ -207,16 +242,17 @@ impl<R: BufRead, M: ProtoJson> ArrayReader<R, M> {
     /// Finds the extent of the element that starts at the next byte and
     /// decodes it. An element inside the reader's buffer is decoded where it
     /// lies; one that crosses the buffer's end is gathered in `buf`.
-    fn read_item(&mut self) -> Result<M, StreamError> {
+    fn read_item<T>(
+        &mut self,
+        decode: &mut impl FnMut(&[u8]) -> Result<T, Error>,
+    ) -> Result<T, StreamError> {
         let start = self.at;
         let mut extent = Extent::default();
         self.buf.clear();
         loop {
-            let (buf, at, opts, max) = (&mut self.buf, &mut self.at, self.opts, self.max_item_size);
+            let (buf, at, max) = (&mut self.buf, &mut self.at, self.max_item_size);
             let step = with_chunk(&mut self.reader, |chunk| {
-                let (used, step) = item_step(chunk, buf, &mut extent, max, |json| {
-                    opts.from_slice::<M>(json)
-                });
+                let (used, step) = item_step(chunk, buf, &mut extent, max, &mut *decode);
                 at.advance(&chunk[..used]);
                 (used, step)
             });
@@ -229,7 +265,7 @@ impl<R: BufRead, M: ProtoJson> ArrayReader<R, M> {
                 }
                 // The input ends, and so does the element: a number is
                 // whole, anything else is cut short and the decoder says where.
-                ItemStep::End => self.opts.from_slice::<M>(&self.buf),
+                ItemStep::End => decode(&self.buf),
             };
             return decoded.map_err(|e| StreamError::decode(self.index, start, e));
         }
@@ -240,13 +276,13 @@ impl<R: BufRead, M: ProtoJson> ArrayReader<R, M> {
 /// buffer, and decodes the element with `decode` if it ends there; `buf`
 /// holds the part of the element in earlier buffers. Returns how many bytes
 /// of `chunk` to consume, and what was found.
-fn item_step<M>(
+fn item_step<T>(
     chunk: &[u8],
     buf: &mut Vec<u8>,
     extent: &mut Extent,
     max: usize,
-    decode: impl FnOnce(&[u8]) -> Result<M, Error>,
-) -> (usize, ItemStep<M>) {
+    decode: impl FnOnce(&[u8]) -> Result<T, Error>,
+) -> (usize, ItemStep<T>) {
     if chunk.is_empty() {
         return (0, ItemStep::End);
     }
@@ -347,7 +383,10 @@ impl<R: BufRead, M: ProtoJson> Iterator for ArrayReader<R, M> {
     /// The next element, or the error that ends the stream; `None` after
     /// the `]` or after an error.
     fn next(&mut self) -> Option<Self::Item> {
-        let result = self.step().transpose();
+        let opts = self.opts;
+        let result = self
+            .step(&mut |json: &[u8]| opts.from_slice::<M>(json))
+            .transpose();
         match &result {
             Some(Ok(_)) => self.index += 1,
             _ => self.state = State::Ended,

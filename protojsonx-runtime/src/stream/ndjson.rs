@@ -87,19 +87,52 @@ impl<R: BufRead, M: ProtoJson> NdjsonReader<R, M> {
         self.reader
     }
 
-    /// The next message; `None` at the end of the input.
-    fn read_item(&mut self) -> Result<Option<M>, StreamError> {
+    /// Decodes the next message into `msg`, replacing what it held and
+    /// reusing its memory (see [`DecodeOptions::decode_into`]): a stream of
+    /// messages of one shape read this way allocates nothing once `msg` has
+    /// grown. `Ok(true)` when a message was read, `Ok(false)` at the end of
+    /// the input (and after an error, which ends the stream as for the iterator).
+    ///
+    /// ```
+    /// use protojsonx_runtime::stream::NdjsonReader;
+    /// use prost_types::Timestamp;
+    ///
+    /// let mut reader = NdjsonReader::new("\"1970-01-01T00:00:01Z\"\n\"1970-01-01T00:00:02Z\"".as_bytes());
+    /// let (mut ts, mut seconds) = (Timestamp::default(), Vec::new());
+    /// while reader.read_into(&mut ts)? {
+    ///     seconds.push(ts.seconds);
+    /// }
+    /// assert_eq!(seconds, [1, 2]);
+    /// # Ok::<(), protojsonx_runtime::stream::StreamError>(())
+    /// ```
+    pub fn read_into(&mut self, msg: &mut M) -> Result<bool, StreamError> {
+        if self.done {
+            return Ok(false);
+        }
+        let opts = self.opts;
+        let result = self.read_item(|line| opts.decode_into(msg, line));
+        match &result {
+            Ok(Some(())) => self.index += 1,
+            _ => self.done = true,
+        }
+        result.map(|read| read.is_some())
+    }
+
+    /// Decodes the next message with `decode`; `None` at the end of the input.
+    fn read_item<T>(
+        &mut self,
+        mut decode: impl FnMut(&[u8]) -> Result<T, Error>,
+    ) -> Result<Option<T>, StreamError> {
         loop {
             let start = self.next;
-            let opts = self.opts;
             let line = self.read_line(|line| {
                 let blank = line.iter().all(|&b| matches!(b, b' ' | b'\t' | b'\r'));
-                (!blank).then(|| opts.from_slice::<M>(line))
+                (!blank).then(|| decode(line))
             })?;
             match line {
                 None => return Ok(None),
                 Some(None) => {}
-                Some(Some(Ok(msg))) => return Ok(Some(msg)),
+                Some(Some(Ok(item))) => return Ok(Some(item)),
                 Some(Some(Err(e))) => return Err(StreamError::decode(self.index, start, e)),
             }
         }
@@ -108,11 +141,11 @@ impl<R: BufRead, M: ProtoJson> NdjsonReader<R, M> {
     /// Reads the next line and returns what `f` makes of it (the line
     /// without its `\n`); `None` at the end of the input. A line inside the
     /// reader's buffer is given to `f` where it lies.
-    fn read_line<T>(&mut self, f: impl Fn(&[u8]) -> T) -> Result<Option<T>, StreamError> {
+    fn read_line<T>(&mut self, mut f: impl FnMut(&[u8]) -> T) -> Result<Option<T>, StreamError> {
         self.buf.clear();
         loop {
             let (buf, max) = (&mut self.buf, self.max_item_size);
-            let step = with_chunk(&mut self.reader, |chunk| line_step(chunk, buf, max, &f));
+            let step = with_chunk(&mut self.reader, |chunk| line_step(chunk, buf, max, &mut f));
             let step = match step {
                 Ok(step) => step,
                 Err(e) => {
@@ -148,7 +181,7 @@ fn line_step<T>(
     chunk: &[u8],
     buf: &mut Vec<u8>,
     max: usize,
-    f: impl Fn(&[u8]) -> T,
+    f: impl FnOnce(&[u8]) -> T,
 ) -> (usize, LineStep<T>) {
     if chunk.is_empty() {
         return (0, LineStep::End);
@@ -179,7 +212,10 @@ impl<R: BufRead, M: ProtoJson> Iterator for NdjsonReader<R, M> {
         if self.done {
             return None;
         }
-        let result = self.read_item().transpose();
+        let opts = self.opts;
+        let result = self
+            .read_item(|line| opts.from_slice::<M>(line))
+            .transpose();
         match &result {
             Some(Ok(_)) => self.index += 1,
             _ => self.done = true,

@@ -204,6 +204,65 @@ fn random_streams_round_trip_in_random_pieces() {
     }
 }
 
+/// Reads `input` as [`read_all`] does, but through `read_into` into one
+/// message kept from item to item; each item as its `Display` or error text.
+fn read_all_into(input: &[u8], array: bool, rng: &mut Rng) -> Vec<Result<String, String>> {
+    let reader = chunked(input, rng);
+    let mut value = Value::default();
+    let mut items = Vec::new();
+    let mut push = |read: Result<bool, StreamError>, value: &Value| match read {
+        Ok(true) => {
+            items.push(Ok(crate::to_string(value).unwrap()));
+            true
+        }
+        Ok(false) => false,
+        Err(e) => {
+            items.push(Err(e.to_string()));
+            true
+        }
+    };
+    if array {
+        let mut reader = ArrayReader::new(reader);
+        while push(reader.read_into(&mut value), &value) {}
+        assert!(!reader.read_into(&mut value).unwrap(), "ended");
+    } else {
+        let mut reader = NdjsonReader::new(reader);
+        while push(reader.read_into(&mut value), &value) {}
+        assert!(!reader.read_into(&mut value).unwrap(), "ended");
+    }
+    items
+}
+
+#[test]
+fn read_into_gives_what_the_iterator_gives() {
+    let mut rng = Rng(0x1e70_4e05);
+    for round in 0..600 {
+        let array = round % 2 == 0;
+        let mut values = random_stream(&mut rng);
+        let mut input = String::from_utf8(encode(&values, array, &mut rng)).unwrap();
+        if round % 3 == 0 && !values.is_empty() {
+            // An item that fails to decode ends both the same way.
+            let bad = rng.next() as usize % values.len();
+            values[bad] = Value {
+                kind: Some(Kind::StringValue("\u{1}bad".into())),
+            };
+            input = String::from_utf8(encode(&values, array, &mut rng))
+                .unwrap()
+                .replacen("\\u0001bad", "\\xbad", 1);
+        }
+        let seed = rng.next();
+        let want: Vec<Result<String, String>> = read_all(input.as_bytes(), array, &mut Rng(seed))
+            .into_iter()
+            .map(|item| {
+                item.map(|v| crate::to_string(&v).unwrap())
+                    .map_err(|e| e.to_string())
+            })
+            .collect();
+        let got = read_all_into(input.as_bytes(), array, &mut Rng(seed));
+        assert_eq!(got, want, "{input}");
+    }
+}
+
 /// The line and column of byte `offset` in `input`, counted directly.
 fn line_and_column(input: &[u8], offset: usize) -> (u64, u64) {
     let before = String::from_utf8_lossy(&input[..offset]);
