@@ -239,17 +239,13 @@ fn read_into_gives_what_the_iterator_gives() {
     for round in 0..600 {
         let array = round % 2 == 0;
         let mut values = random_stream(&mut rng);
-        let mut input = String::from_utf8(encode(&values, array, &mut rng)).unwrap();
-        if round % 3 == 0 && !values.is_empty() {
+        let input = if round % 3 == 0 && !values.is_empty() {
             // An item that fails to decode ends both the same way.
             let bad = rng.next() as usize % values.len();
-            values[bad] = Value {
-                kind: Some(Kind::StringValue("\u{1}bad".into())),
-            };
-            input = String::from_utf8(encode(&values, array, &mut rng))
-                .unwrap()
-                .replacen("\\u0001bad", "\\xbad", 1);
-        }
+            encode_with_bad_item(&mut values, bad, array, &mut rng)
+        } else {
+            String::from_utf8(encode(&values, array, &mut rng)).unwrap()
+        };
         let seed = rng.next();
         let want: Vec<Result<String, String>> = read_all(input.as_bytes(), array, &mut Rng(seed))
             .into_iter()
@@ -261,6 +257,17 @@ fn read_into_gives_what_the_iterator_gives() {
         let got = read_all_into(input.as_bytes(), array, &mut Rng(seed));
         assert_eq!(got, want, "{input}");
     }
+}
+
+/// The stream of `values` (see [`encode`]) with item `bad` replaced by a
+/// string that holds an invalid escape, `"\xbad"`: the decoder fails at its `\`.
+fn encode_with_bad_item(values: &mut [Value], bad: usize, array: bool, rng: &mut Rng) -> String {
+    values[bad] = Value {
+        kind: Some(Kind::StringValue("\u{1}bad".into())),
+    };
+    String::from_utf8(encode(values, array, rng))
+        .unwrap()
+        .replacen("\\u0001bad", "\\xbad", 1)
 }
 
 /// The line and column of byte `offset` in `input`, counted directly.
@@ -279,14 +286,7 @@ fn errors_in_random_streams_have_the_index_and_place_of_the_bad_item() {
         let mut values = random_stream(&mut rng);
         values.push(random_value(&mut rng, 2));
         let bad = rng.next() as usize % values.len();
-        // A string that holds an invalid escape: the decoder fails at its `\`.
-        values[bad] = Value {
-            kind: Some(Kind::StringValue("\u{1}bad".into())),
-        };
-        let input = encode(&values, array, &mut rng);
-        let input = String::from_utf8(input)
-            .unwrap()
-            .replacen("\\u0001bad", "\\xbad", 1);
+        let input = encode_with_bad_item(&mut values, bad, array, &mut rng);
         let items = read_all(input.as_bytes(), array, &mut rng);
         assert_eq!(items.len(), bad + 1, "{input}");
         assert!(items[..bad].iter().all(Result::is_ok));
