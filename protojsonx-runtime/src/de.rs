@@ -11,7 +11,7 @@ use crate::map::{JsonMap, MapKey};
 use crate::num::{self, NumError};
 use crate::options::DecodeOptions;
 use crate::read::{Peek, Reader};
-use crate::reset::{Bytes, EnumField, Reset};
+use crate::reset::{Bytes, EnumField, Reset, reset_unless};
 use crate::wkt::TypeRegistry;
 use crate::{JsonEnum, ProtoJson};
 
@@ -707,11 +707,9 @@ impl<'a> Decoder<'a> {
             if len == list.len() {
                 list.push(T::default());
             }
+            let slot = &mut list[len];
             len += 1;
-            match list.get_mut(len - 1) {
-                Some(slot) => read(d, slot),
-                None => Ok(()),
-            }
+            read(d, slot)
         })?;
         list.truncate(len);
         Ok(())
@@ -763,9 +761,7 @@ impl<'a> Decoder<'a> {
         mut read: impl FnMut(&mut Self) -> Result<Option<V>, Error>,
     ) -> Result<(), Error> {
         self.open_object()?;
-        if self.replacing {
-            map.clear();
-        }
+        self.unset(map);
         let mut first = true;
         while let Some(key) = self.r.next_key(&mut first)? {
             let start = self.r.offset();
@@ -862,9 +858,7 @@ impl Seen {
     /// Resets `field`, the field at `index`, unless the object held it.
     #[inline]
     pub fn reset<T: Reset>(&self, index: usize, field: &mut T) {
-        if !self.contains(index) {
-            field.reset();
-        }
+        reset_unless(self.contains(index), field);
     }
 
     /// [`reset`](Self::reset) for a field that holds a message directly.

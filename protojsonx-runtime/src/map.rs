@@ -5,6 +5,7 @@ use std::hash::{BuildHasher, Hash};
 
 use crate::digits;
 use crate::num::{self, NumError};
+use crate::reset::Reset;
 
 /// A protobuf map key type. ProtoJSON writes every key as a JSON string:
 /// integers in decimal, bools as `"true"`/`"false"`. Part of the contract with generated code.
@@ -63,12 +64,11 @@ int_map_key!(
 );
 
 /// The map types prost generates (`HashMap` or `BTreeMap`, as configured).
-/// Part of the contract with generated code.
-pub trait JsonMap<K, V> {
+/// Part of the contract with generated code. [`Reset`] empties one (a hash
+/// map keeps its table).
+pub trait JsonMap<K, V>: Reset {
     /// Inserts `key` unless it is present already; reports whether it was inserted.
     fn insert_new(&mut self, key: K, value: V) -> bool;
-    /// Removes every entry (a hash map keeps its table).
-    fn clear(&mut self);
 }
 
 impl<K: Eq + Hash, V, S: BuildHasher> JsonMap<K, V> for HashMap<K, V, S> {
@@ -81,10 +81,6 @@ impl<K: Eq + Hash, V, S: BuildHasher> JsonMap<K, V> for HashMap<K, V, S> {
             }
         }
     }
-
-    fn clear(&mut self) {
-        HashMap::clear(self);
-    }
 }
 
 impl<K: Ord, V> JsonMap<K, V> for BTreeMap<K, V> {
@@ -96,10 +92,6 @@ impl<K: Ord, V> JsonMap<K, V> for BTreeMap<K, V> {
                 true
             }
         }
-    }
-
-    fn clear(&mut self) {
-        BTreeMap::clear(self);
     }
 }
 

@@ -45,8 +45,15 @@ impl Peek {
 
 /// Whether `b` is JSON whitespace.
 #[inline(always)]
-fn is_whitespace(b: &u8) -> bool {
+pub(crate) fn is_whitespace(b: u8) -> bool {
     matches!(b, b' ' | b'\n' | b'\r' | b'\t')
+}
+
+/// Whether an array element can start with `b` where one is due: anything
+/// but whitespace, `,` and `]` (what follows is the value reader's to check).
+#[inline(always)]
+fn starts_element(b: u8) -> bool {
+    !is_whitespace(b) && !matches!(b, b']' | b',')
 }
 
 /// Quotes a byte for an error message: printable ASCII as `'x'`, anything else in hex.
@@ -106,7 +113,7 @@ impl<'a> Reader<'a> {
 
     #[inline]
     fn skip_whitespace(&mut self) {
-        while let Some(b) = self.input.get(self.pos) {
+        while let Some(&b) = self.input.get(self.pos) {
             if !is_whitespace(b) {
                 break;
             }
@@ -115,7 +122,7 @@ impl<'a> Reader<'a> {
     }
 
     /// The length of the line break and indentation at `at` in pretty-printed
-    /// JSON (`\n` then spaces, which are counted eight at a time), or 0.
+    /// JSON (`\n` then spaces, which are counted sixteen at a time), or 0.
     #[inline(always)]
     fn line_break_len(&self, at: usize) -> usize {
         if self.input.get(at) != Some(&b'\n') {
@@ -312,11 +319,7 @@ impl<'a> Reader<'a> {
     #[inline]
     pub(crate) fn next_element(&mut self, first: &mut bool) -> Result<bool, Error> {
         // Compact JSON: `,` then a value between elements, `]` at the end.
-        let value_at = |at: usize| {
-            self.input
-                .get(at)
-                .is_some_and(|b| !matches!(b, b']' | b',' | b' ' | b'\n' | b'\r' | b'\t'))
-        };
+        let value_at = |at: usize| self.input.get(at).is_some_and(|&b| starts_element(b));
         match self.input.get(self.pos) {
             Some(b',') if !*first && value_at(self.pos + 1) => {
                 self.pos += 1;
@@ -350,7 +353,7 @@ impl<'a> Reader<'a> {
                 self.pos = next + 1;
                 return Ok(false);
             }
-            Some(b) if (comma || *first) && !is_whitespace(b) && !matches!(b, b']' | b',') => {
+            Some(&b) if (comma || *first) && starts_element(b) => {
                 *first = false;
                 self.pos = next;
                 return Ok(true);

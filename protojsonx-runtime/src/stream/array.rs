@@ -4,7 +4,8 @@ use std::io::{self, BufRead};
 use std::iter::FusedIterator;
 use std::marker::PhantomData;
 
-use super::{DEFAULT_MAX_SIZE, Position, StreamError, is_whitespace, with_chunk};
+use super::{DEFAULT_MAX_SIZE, Position, StreamError, with_chunk};
+use crate::read::is_whitespace;
 use crate::{DecodeOptions, EncodeOptions, Error, ErrorKind, ProtoJson};
 
 /// Reads a JSON array of messages (`[{...}, {...}]`) from an [`io::BufRead`]
@@ -127,12 +128,22 @@ impl<R: BufRead, M: ProtoJson> ArrayReader<R, M> {
     /// ```
     pub fn read_into(&mut self, msg: &mut M) -> Result<bool, StreamError> {
         let opts = self.opts;
-        let result = self.step(&mut |json: &[u8]| opts.decode_into(msg, json));
+        self.advance(&mut |json: &[u8]| opts.decode_into(msg, json))
+            .map(|read| read.is_some())
+    }
+
+    /// The next element, decoded by `decode`, counted; `None` after the `]`
+    /// and after an error, which ends the stream.
+    fn advance<T>(
+        &mut self,
+        decode: &mut impl FnMut(&[u8]) -> Result<T, Error>,
+    ) -> Result<Option<T>, StreamError> {
+        let result = self.step(decode);
         match &result {
-            Ok(Some(())) => self.index += 1,
+            Ok(Some(_)) => self.index += 1,
             _ => self.state = State::Ended,
         }
-        result.map(|read| read.is_some())
+        result
     }
 
     /// Reads up to the next element and decodes it with `decode`; `None`
@@ -384,14 +395,8 @@ impl<R: BufRead, M: ProtoJson> Iterator for ArrayReader<R, M> {
     /// the `]` or after an error.
     fn next(&mut self) -> Option<Self::Item> {
         let opts = self.opts;
-        let result = self
-            .step(&mut |json: &[u8]| opts.from_slice::<M>(json))
-            .transpose();
-        match &result {
-            Some(Ok(_)) => self.index += 1,
-            _ => self.state = State::Ended,
-        }
-        result
+        self.advance(&mut |json: &[u8]| opts.from_slice::<M>(json))
+            .transpose()
     }
 }
 

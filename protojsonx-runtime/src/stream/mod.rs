@@ -111,11 +111,6 @@ fn chars(bytes: &[u8]) -> u64 {
     bytes.iter().filter(|&&b| (b as i8) >= -0x40).count() as u64
 }
 
-/// Whether `b` is JSON whitespace.
-fn is_whitespace(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\r' | b'\n')
-}
-
 /// Calls `step` with the bytes `reader` has buffered (reading more if it has
 /// none; empty at the end of the input) and consumes as many as `step`
 /// says. Reads interrupted by a signal are retried.

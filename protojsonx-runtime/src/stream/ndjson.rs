@@ -106,16 +106,26 @@ impl<R: BufRead, M: ProtoJson> NdjsonReader<R, M> {
     /// # Ok::<(), protojsonx_runtime::stream::StreamError>(())
     /// ```
     pub fn read_into(&mut self, msg: &mut M) -> Result<bool, StreamError> {
-        if self.done {
-            return Ok(false);
-        }
         let opts = self.opts;
-        let result = self.read_item(|line| opts.decode_into(msg, line));
+        self.advance(|line| opts.decode_into(msg, line))
+            .map(|read| read.is_some())
+    }
+
+    /// The next item, decoded by `decode`, counted; `None` at the end and
+    /// after an error, which ends the stream.
+    fn advance<T>(
+        &mut self,
+        decode: impl FnMut(&[u8]) -> Result<T, Error>,
+    ) -> Result<Option<T>, StreamError> {
+        if self.done {
+            return Ok(None);
+        }
+        let result = self.read_item(decode);
         match &result {
-            Ok(Some(())) => self.index += 1,
+            Ok(Some(_)) => self.index += 1,
             _ => self.done = true,
         }
-        result.map(|read| read.is_some())
+        result
     }
 
     /// Decodes the next message with `decode`; `None` at the end of the input.
@@ -209,18 +219,8 @@ impl<R: BufRead, M: ProtoJson> Iterator for NdjsonReader<R, M> {
     /// The next message, or the error that ends the stream; `None` after
     /// the last line or after an error.
     fn next(&mut self) -> Option<Self::Item> {
-        if self.done {
-            return None;
-        }
         let opts = self.opts;
-        let result = self
-            .read_item(|line| opts.from_slice::<M>(line))
-            .transpose();
-        match &result {
-            Some(Ok(_)) => self.index += 1,
-            _ => self.done = true,
-        }
-        result
+        self.advance(|line| opts.from_slice::<M>(line)).transpose()
     }
 }
 
