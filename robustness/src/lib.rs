@@ -56,6 +56,38 @@ pub mod protojsonx {
     }
 }
 
+/// Decodes `json` into `held` with `decode_into` and afresh with
+/// `from_json_with`, under `opts`: both must give the same message (compared
+/// by their JSON, where NaN equals NaN) or the same error. The oracle of the
+/// `decode_into` property tests and fuzz targets; the `Err` says how they differ.
+pub fn decode_into_agrees<M: protojsonx_runtime::ProtoJson>(
+    mut held: M,
+    json: &[u8],
+    opts: &protojsonx_runtime::DecodeOptions,
+) -> Result<(), String> {
+    let fresh = M::from_json_with(json, opts);
+    let into = opts.decode_into(&mut held, json);
+    let text = String::from_utf8_lossy(json);
+    match (fresh, into) {
+        (Ok(fresh), Ok(())) => {
+            let want = fresh.to_json().map_err(|e| e.to_string());
+            let got = held.to_json().map_err(|e| e.to_string());
+            if got == want {
+                return Ok(());
+            }
+            Err(format!(
+                "decode_into gives {got:?}, a fresh decode {want:?}, of {text}"
+            ))
+        }
+        (Err(fresh), Err(into)) if into.to_string() == fresh.to_string() => Ok(()),
+        (fresh, into) => Err(format!(
+            "fresh decode {:?}, decode_into {:?}, of {text}",
+            fresh.err(),
+            into.err()
+        )),
+    }
+}
+
 /// Makes every message compiled here known to `google.protobuf.Any`.
 /// Idempotent, so each test may call it.
 pub fn register_all() {
