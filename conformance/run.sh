@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Runs the official protobuf conformance suite against protojsonx.
 #
-#   conformance/run.sh                 # whole suite
+#   conformance/run.sh                 # whole suite, generated code
 #   conformance/run.sh --test NAME ... # extra options are passed to the runner
+#   PROTOJSONX_CONFORMANCE_TESTEE=dynamic conformance/run.sh
+#                                      # the dynamic transcoder (protojsonx-dynamic)
 #
 # Builds the testee (release), installs the runner (conformance/install-runner.sh),
 # runs it with --enforce_recommended and no failure list (every test must pass),
@@ -15,8 +17,10 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."   # repo root
 
 CACHE=.cache/conformance
-LOG="$CACHE/runner.log"
-OUT="$CACHE/out"
+KIND="${PROTOJSONX_CONFORMANCE_TESTEE:-generated}"
+export PROTOJSONX_CONFORMANCE_TESTEE="$KIND"
+LOG="$CACHE/$KIND/runner.log"
+OUT="$CACHE/$KIND/out"
 TESTEE="${CARGO_TARGET_DIR:-target}/release/protojsonx-conformance"
 
 cargo build --release -p protojsonx-conformance
@@ -26,7 +30,7 @@ conformance/install-runner.sh
 rm -rf "$OUT"
 mkdir -p "$OUT"
 
-echo "run.sh: running the conformance suite (log: $LOG)"
+echo "run.sh: running the conformance suite against the $KIND testee (log: $LOG)"
 rc=0
 export PROTOJSONX_CONFORMANCE_SKIPS="$OUT/skipped.txt"
 "$CACHE/runner" \
@@ -56,4 +60,4 @@ if [[ $rc -ne 0 || -z "$summary" ]] || grep -q 'FAILED' <<<"$summary" \
   ls "$OUT" >&2 || true
   exit 1
 fi
-echo "run.sh: conformance OK"
+echo "run.sh: conformance OK ($KIND testee)"

@@ -16,6 +16,8 @@ use conformance::conformance_request::Payload;
 use conformance::conformance_response::Result as Outcome;
 use conformance::{ConformanceRequest, ConformanceResponse, TestCategory, WireFormat};
 
+mod dynamic;
+
 #[allow(dead_code, clippy::all, clippy::pedantic)]
 mod conformance {
     include!(concat!(env!("OUT_DIR"), "/conformance.rs"));
@@ -50,13 +52,14 @@ fn register_types() {
 
 fn main() -> io::Result<()> {
     register_types();
+    let testee = Testee::from_env();
     let mut input = io::stdin().lock();
     let mut output = BufWriter::new(io::stdout().lock());
     let mut skips = SkipCounts::default();
     while let Some(request) = read_request(&mut input)? {
         // A panic is a bug to report for this test, not a reason to stop the suite.
-        let response =
-            panic::catch_unwind(AssertUnwindSafe(|| handle(request))).unwrap_or_else(|panic| {
+        let response = panic::catch_unwind(AssertUnwindSafe(|| handle(&testee, request)))
+            .unwrap_or_else(|panic| {
                 let message = panic
                     .downcast_ref::<&str>()
                     .map(|s| s.to_string())
@@ -121,12 +124,37 @@ fn write_response(output: &mut impl Write, response: &ConformanceResponse) -> io
     output.flush()
 }
 
+/// Which implementation answers the requests: the generated code (the
+/// default), or the dynamic transcoder with the test messages' descriptors
+/// loaded at run time (`PROTOJSONX_CONFORMANCE_TESTEE=dynamic`).
+enum Testee {
+    Generated,
+    Dynamic(dynamic::Testee),
+}
+
+impl Testee {
+    fn from_env() -> Testee {
+        match std::env::var("PROTOJSONX_CONFORMANCE_TESTEE").as_deref() {
+            Ok("dynamic") => Testee::Dynamic(dynamic::Testee::new()),
+            _ => Testee::Generated,
+        }
+    }
+}
+
 /// Answers one conformance request.
-fn handle(request: ConformanceRequest) -> ConformanceResponse {
-    respond(match request.message_type.as_str() {
-        "protobuf_test_messages.proto3.TestAllTypesProto3" => run::<TestAllTypesProto3>(&request),
-        "protobuf_test_messages.proto2.TestAllTypesProto2" => run::<TestAllTypesProto2>(&request),
-        other => Outcome::Skipped(format!("message type {other:?} is not supported")),
+fn handle(testee: &Testee, request: ConformanceRequest) -> ConformanceResponse {
+    if let Some(skipped) = out_of_scope(&request) {
+        return respond(skipped);
+    }
+    respond(match (testee, request.message_type.as_str()) {
+        (Testee::Dynamic(dynamic), _) => dynamic.run(&request),
+        (_, "protobuf_test_messages.proto3.TestAllTypesProto3") => {
+            run::<TestAllTypesProto3>(&request)
+        }
+        (_, "protobuf_test_messages.proto2.TestAllTypesProto2") => {
+            run::<TestAllTypesProto2>(&request)
+        }
+        (_, other) => Outcome::Skipped(format!("message type {other:?} is not supported")),
     })
 }
 
@@ -140,6 +168,34 @@ const OUT_OF_SCOPE: &str = "protojsonx implements ProtoJSON; text format is out 
 
 const NO_EXTENSIONS: &str = "the input sets a proto2 extension (`[full.name]` key); prost-generated messages cannot hold extensions";
 
+/// Why a request is skipped by both testees, if it is: the tests without
+/// ProtoJSON (binary to binary, text format, JSPB).
+fn out_of_scope(request: &ConformanceRequest) -> Option<Outcome> {
+    let output = request.requested_output_format();
+    if !matches!(output, WireFormat::Protobuf | WireFormat::Json) {
+        return Some(Outcome::Skipped(format!(
+            "output format {} is not supported: {OUT_OF_SCOPE}",
+            output.as_str_name()
+        )));
+    }
+    match &request.payload {
+        Some(Payload::ProtobufPayload(_)) if output == WireFormat::Protobuf => Some(
+            Outcome::Skipped("binary-only test; protojsonx is a JSON implementation".to_string()),
+        ),
+        Some(Payload::TextPayload(_) | Payload::JspbPayload(_)) => {
+            Some(Outcome::Skipped(OUT_OF_SCOPE.to_string()))
+        }
+        None => Some(Outcome::RuntimeError("request has no payload".to_string())),
+        _ => None,
+    }
+}
+
+/// The options a request's JSON is decoded with.
+fn decode_options(request: &ConformanceRequest) -> DecodeOptions {
+    let ignore_unknown = request.test_category() == TestCategory::JsonIgnoreUnknownParsingTest;
+    DecodeOptions::new().ignore_unknown_fields(ignore_unknown)
+}
+
 /// Whether decoding failed on an extension key like `[pkg.ext]`, which names
 /// a field that prost has no place for (not a ProtoJSON rule we could implement).
 fn is_extension(e: &protojsonx_runtime::Error) -> bool {
@@ -149,41 +205,21 @@ fn is_extension(e: &protojsonx_runtime::Error) -> bool {
 
 /// Parses the payload as an `M` and writes it in the requested format.
 fn run<M: Message + ProtoJson + Default>(request: &ConformanceRequest) -> Outcome {
-    let output = request.requested_output_format();
-    if !matches!(output, WireFormat::Protobuf | WireFormat::Json) {
-        return Outcome::Skipped(format!(
-            "output format {} is not supported: {OUT_OF_SCOPE}",
-            output.as_str_name()
-        ));
-    }
     let message: M = match &request.payload {
-        Some(Payload::ProtobufPayload(_)) if output == WireFormat::Protobuf => {
-            return Outcome::Skipped(
-                "binary-only test; protojsonx is a JSON implementation".to_string(),
-            );
-        }
         Some(Payload::ProtobufPayload(bytes)) => match M::decode(bytes.as_slice()) {
             Ok(message) => message,
             Err(e) => return Outcome::ParseError(e.to_string()),
         },
         Some(Payload::JsonPayload(json)) => {
-            let ignore_unknown =
-                request.test_category() == TestCategory::JsonIgnoreUnknownParsingTest;
-            match DecodeOptions::new()
-                .ignore_unknown_fields(ignore_unknown)
-                .from_slice::<M>(json.as_bytes())
-            {
+            match decode_options(request).from_slice::<M>(json.as_bytes()) {
                 Ok(message) => message,
                 Err(e) if is_extension(&e) => return Outcome::Skipped(NO_EXTENSIONS.to_string()),
                 Err(e) => return Outcome::ParseError(e.to_string()),
             }
         }
-        Some(Payload::TextPayload(_) | Payload::JspbPayload(_)) => {
-            return Outcome::Skipped(OUT_OF_SCOPE.to_string());
-        }
-        None => return Outcome::RuntimeError("request has no payload".to_string()),
+        _ => unreachable!("out_of_scope skips the other payloads"),
     };
-    match output {
+    match request.requested_output_format() {
         WireFormat::Protobuf => Outcome::ProtobufPayload(message.encode_to_vec()),
         _ => match EncodeOptions::new().to_string(&message) {
             Ok(json) => Outcome::JsonPayload(json),
@@ -217,9 +253,10 @@ mod tests {
     #[test]
     fn json_round_trip_proto3() {
         let json = r#"{"optionalInt32": 42, "optionalString": "hi", "repeatedBool": [true]}"#;
-        let Outcome::JsonPayload(out) =
-            outcome(handle(json_request(PROTO3, json, WireFormat::Json)))
-        else {
+        let Outcome::JsonPayload(out) = outcome(handle(
+            &Testee::Generated,
+            json_request(PROTO3, json, WireFormat::Json),
+        )) else {
             panic!("expected a JSON payload");
         };
         let decoded: TestAllTypesProto3 = DecodeOptions::new().from_str(&out).unwrap();
@@ -234,7 +271,7 @@ mod tests {
         let json = r#"{"optionalAny":{"@type":"type.googleapis.com/protobuf_test_messages.proto3.TestAllTypesProto3","optionalInt32":5}}"#;
         let request = json_request(PROTO3, json, WireFormat::Json);
         assert_eq!(
-            outcome(handle(request)),
+            outcome(handle(&Testee::Generated, request)),
             Outcome::JsonPayload(json.to_string())
         );
     }
@@ -242,7 +279,7 @@ mod tests {
     #[test]
     fn json_to_protobuf() {
         let request = json_request(PROTO3, r#"{"optionalInt64": "-7"}"#, WireFormat::Protobuf);
-        let Outcome::ProtobufPayload(bytes) = outcome(handle(request)) else {
+        let Outcome::ProtobufPayload(bytes) = outcome(handle(&Testee::Generated, request)) else {
             panic!("expected a protobuf payload");
         };
         let decoded = TestAllTypesProto3::decode(bytes.as_slice()).unwrap();
@@ -252,26 +289,34 @@ mod tests {
     #[test]
     fn invalid_json_is_a_parse_error() {
         let request = json_request(PROTO3, r#"{"optionalInt32": }"#, WireFormat::Json);
-        assert!(matches!(outcome(handle(request)), Outcome::ParseError(_)));
+        assert!(matches!(
+            outcome(handle(&Testee::Generated, request)),
+            Outcome::ParseError(_)
+        ));
     }
 
     #[test]
     fn unknown_field_is_ignored_only_when_asked() {
         let mut request = json_request(PROTO3, r#"{"noSuchField": 1}"#, WireFormat::Json);
         assert!(matches!(
-            outcome(handle(request.clone())),
+            outcome(handle(&Testee::Generated, request.clone())),
             Outcome::ParseError(_)
         ));
         request.test_category = TestCategory::JsonIgnoreUnknownParsingTest as i32;
         assert_eq!(
-            outcome(handle(request)),
+            outcome(handle(&Testee::Generated, request)),
             Outcome::JsonPayload("{}".to_string())
         );
     }
 
     #[test]
     fn skipped_cases() {
-        let is_skipped = |request| matches!(outcome(handle(request)), Outcome::Skipped(_));
+        let is_skipped = |request| {
+            matches!(
+                outcome(handle(&Testee::Generated, request)),
+                Outcome::Skipped(_)
+            )
+        };
         // Unknown message type.
         assert!(is_skipped(json_request(
             "protobuf_test_messages.editions.TestAllTypesEdition2023",

@@ -159,7 +159,7 @@ impl<'a> Decoder<'a> {
 
     /// An error about the value starting at `offset`.
     #[cold]
-    pub(crate) fn invalid_at(&self, offset: usize, message: String) -> Error {
+    pub fn invalid_at(&self, offset: usize, message: String) -> Error {
         self.r.error_at(offset, ErrorKind::InvalidValue, message)
     }
 
@@ -210,6 +210,29 @@ impl<'a> Decoder<'a> {
         &mut self,
         keys: &'static [FieldKeys],
         lookup: impl Fn(&[u8]) -> Option<usize>,
+        field: impl FnMut(&mut Self, usize) -> Result<(), Error>,
+    ) -> Result<Seen, Error> {
+        self.fields_of(keys, lookup, field)
+    }
+
+    /// [`read_fields`](Self::read_fields) with keys made at run time, for
+    /// the dynamic transcoder's tables.
+    #[inline]
+    pub fn read_fields_owned(
+        &mut self,
+        keys: &[OwnedFieldKeys],
+        lookup: impl Fn(&[u8]) -> Option<usize>,
+        field: impl FnMut(&mut Self, usize) -> Result<(), Error>,
+    ) -> Result<Seen, Error> {
+        self.fields_of(keys, lookup, field)
+    }
+
+    /// The loop of [`read_fields`](Self::read_fields), for keys of either kind.
+    #[inline(always)]
+    fn fields_of<K: AsRef<[u8]>>(
+        &mut self,
+        keys: &[(K, K)],
+        lookup: impl Fn(&[u8]) -> Option<usize>,
         mut field: impl FnMut(&mut Self, usize) -> Result<(), Error>,
     ) -> Result<Seen, Error> {
         self.open_object()?;
@@ -217,11 +240,11 @@ impl<'a> Decoder<'a> {
         let mut first = true;
         let mut next = 0;
         while self.r.next_member(&mut first)? {
-            let matched = match keys.get(next) {
-                Some(&(json, _)) if self.r.eat_bytes(json) => Some((next, json)),
+            let matched = match keys.get(next).map(|(j, p)| (j.as_ref(), p.as_ref())) {
+                Some((json, _)) if self.r.eat_bytes(json) => Some((next, json)),
                 // Spellings of equal length are one and the same in practice;
                 // a miss is read below either way.
-                Some(&(json, proto)) if proto.len() != json.len() && self.r.eat_bytes(proto) => {
+                Some((json, proto)) if proto.len() != json.len() && self.r.eat_bytes(proto) => {
                     Some((next, proto))
                 }
                 // Keys out of order: in a small message, trying every field's
@@ -259,7 +282,7 @@ impl<'a> Decoder<'a> {
 
     /// Marks a field as read, failing if it was read before in this object.
     #[inline]
-    pub(crate) fn mark_seen(&mut self, seen: &mut bool) -> Result<(), Error> {
+    pub fn mark_seen(&mut self, seen: &mut bool) -> Result<(), Error> {
         if std::mem::replace(seen, true) {
             return Err(self.duplicate("duplicate field".into()));
         }
@@ -277,9 +300,20 @@ impl<'a> Decoder<'a> {
         names: &'static [&'static str],
     ) -> Result<(), Error> {
         match set.iter().position(|set| !set) {
-            Some(missing) if !self.opts.allow_partial => Err(self.missing(start, names[missing])),
-            _ => Ok(()),
+            Some(missing) => self.missing_required(start, names[missing]),
+            None => Ok(()),
         }
+    }
+
+    /// The `required` field `name` of the object that began at `start` is
+    /// missing: an error unless the options allow partial messages. For the
+    /// dynamic transcoder; generated code calls [`check_required`](Self::check_required).
+    #[inline]
+    pub fn missing_required(&self, start: usize, name: &str) -> Result<(), Error> {
+        if self.opts.allow_partial {
+            return Ok(());
+        }
+        Err(self.missing(start, name))
     }
 
     #[cold]
@@ -298,7 +332,7 @@ impl<'a> Decoder<'a> {
 
     /// Marks a oneof as set, failing if another of its members was set in this object.
     #[inline]
-    pub fn mark_oneof(&mut self, seen: &mut bool, oneof: &'static str) -> Result<(), Error> {
+    pub fn mark_oneof(&mut self, seen: &mut bool, oneof: &str) -> Result<(), Error> {
         if std::mem::replace(seen, true) {
             return Err(self.duplicate(format!("more than one field of oneof `{oneof}` is set")));
         }
@@ -376,10 +410,20 @@ impl<'a> Decoder<'a> {
     /// `google.protobuf.Any`: its own `@type` key (once) is skipped rather
     /// than treated as an unknown field; everything else reads as usual.
     pub(crate) fn read_any_body<M: ProtoJson>(&mut self, msg: &mut M) -> Result<(), Error> {
+        self.read_any_fields(|d| msg.read_json(d))
+    }
+
+    /// Runs `read`, which reads the object at the current position as the
+    /// body of a `google.protobuf.Any` (for the dynamic transcoder): its
+    /// `@type` key, met once, is skipped by [`unknown_field`](Self::unknown_field).
+    pub fn read_any_fields(
+        &mut self,
+        read: impl FnOnce(&mut Self) -> Result<(), Error>,
+    ) -> Result<(), Error> {
         // The object's keys are read with one level less than is left now.
         let inside = self.depth_left.saturating_sub(1);
         let outer = self.any_body.replace((inside, false));
-        let result = msg.read_json(self);
+        let result = read(self);
         self.any_body = outer;
         result
     }
@@ -562,7 +606,7 @@ impl<'a> Decoder<'a> {
 
     /// Reads a string, borrowed from the input unless it holds escapes.
     #[inline]
-    pub(crate) fn read_str(&mut self) -> Result<Cow<'a, str>, Error> {
+    pub fn read_str(&mut self) -> Result<Cow<'a, str>, Error> {
         match self.r.peek() {
             Peek::String => self.r.string(),
             found => Err(self.expected("string", found)),
@@ -610,23 +654,36 @@ impl<'a> Decoder<'a> {
     /// skipped because unknown fields are ignored; the field is then left as it was.
     #[inline]
     pub fn read_enum<E: JsonEnum>(&mut self) -> Result<Option<i32>, Error> {
+        self.read_enum_with(E::NAME, E::IS_NULL_VALUE, E::value_of)
+    }
+
+    /// [`read_enum`](Self::read_enum) for an enum known only at run time:
+    /// its full name (for errors), whether it is `google.protobuf.NullValue`,
+    /// and the value of each name.
+    #[inline]
+    pub fn read_enum_with(
+        &mut self,
+        enum_name: &str,
+        null_value: bool,
+        value_of: impl Fn(&[u8]) -> Option<i32>,
+    ) -> Result<Option<i32>, Error> {
         let found = self.r.peek();
         let start = self.r.offset();
         match found {
             Peek::String => {
                 let name = self.r.string()?;
-                match E::value_of(name.as_bytes()) {
+                match value_of(name.as_bytes()) {
                     Some(v) => Ok(Some(v)),
                     None if self.opts.ignore_unknown_fields => Ok(None),
                     None => Err(self.invalid_at(
                         start,
-                        format!("unknown value {name:?} for enum {}", E::NAME),
+                        format!("unknown value {name:?} for enum {enum_name}"),
                     )),
                 }
             }
             Peek::Number => {
                 let v = self.int("enum")?;
-                if E::IS_NULL_VALUE && v != 0 {
+                if null_value && v != 0 {
                     // `null` is the only JSON form of NullValue, so another
                     // number could not be written back.
                     let message = "google.protobuf.NullValue has only the value 0".to_string();
@@ -634,8 +691,8 @@ impl<'a> Decoder<'a> {
                 }
                 Ok(Some(v))
             }
-            Peek::Null if E::IS_NULL_VALUE => Ok(self.r.null().then_some(0)),
-            _ => Err(self.expected(&format!("enum {}", E::NAME), found)),
+            Peek::Null if null_value => Ok(self.r.null().then_some(0)),
+            _ => Err(self.expected(&format!("enum {enum_name}"), found)),
         }
     }
 
@@ -677,7 +734,7 @@ impl<'a> Decoder<'a> {
         if self.replacing {
             list.clear();
         }
-        self.array(|d| {
+        self.read_array(|d| {
             if let Some(item) = read(d)? {
                 list.push(item);
             }
@@ -703,7 +760,7 @@ impl<'a> Decoder<'a> {
         mut read: impl FnMut(&mut Self, &mut T) -> Result<(), Error>,
     ) -> Result<(), Error> {
         let mut len = if self.replacing { 0 } else { list.len() };
-        self.array(|d| {
+        self.read_array(|d| {
             if len == list.len() {
                 list.push(T::default());
             }
@@ -716,9 +773,10 @@ impl<'a> Decoder<'a> {
     }
 
     /// Reads an array, calling `element` to consume each element; errors
-    /// get the element's index added to their path.
+    /// get the element's index added to their path. For the dynamic
+    /// transcoder; generated code reads lists with the methods above.
     #[inline]
-    fn array(
+    pub fn read_array(
         &mut self,
         mut element: impl FnMut(&mut Self) -> Result<(), Error>,
     ) -> Result<(), Error> {
@@ -760,29 +818,42 @@ impl<'a> Decoder<'a> {
         map: &mut impl JsonMap<K, V>,
         mut read: impl FnMut(&mut Self) -> Result<Option<V>, Error>,
     ) -> Result<(), Error> {
-        self.open_object()?;
         self.unset(map);
+        self.read_map_entries(|d, key, start| {
+            let parsed = K::parse_key(key).map_err(|m| d.invalid_at(start, m))?;
+            let inserted = read(d)?.is_none_or(|value| map.insert_new(parsed, value));
+            if inserted {
+                Ok(())
+            } else {
+                Err(d.duplicate_key(start))
+            }
+        })
+    }
+
+    /// Reads an object of map entries, calling `entry` with each key (its
+    /// text, and the offset of its value) to parse it and consume the
+    /// value; errors get the key added to their path. For the dynamic
+    /// transcoder and the map readers above.
+    #[inline]
+    pub fn read_map_entries(
+        &mut self,
+        mut entry: impl FnMut(&mut Self, &str, usize) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        self.open_object()?;
         let mut first = true;
         while let Some(key) = self.r.next_key(&mut first)? {
             let start = self.r.offset();
-            let parsed = K::parse_key(&key).map_err(|m| self.invalid_at(start, m).in_key(&key))?;
-            match read(self) {
-                Ok(Some(value)) => {
-                    if !map.insert_new(parsed, value) {
-                        let e = self.r.error_at(
-                            start,
-                            ErrorKind::DuplicateField,
-                            "duplicate map key".into(),
-                        );
-                        return Err(e.in_key(&key));
-                    }
-                }
-                Ok(None) => {}
-                Err(e) => return Err(e.in_key(&key)),
-            }
+            entry(self, &key, start).map_err(|e| e.in_key(&key))?;
         }
         self.leave();
         Ok(())
+    }
+
+    /// The error for a map key met twice, whose value starts at `start`.
+    #[cold]
+    pub fn duplicate_key(&self, start: usize) -> Error {
+        self.r
+            .error_at(start, ErrorKind::DuplicateField, "duplicate map key".into())
     }
 }
 
@@ -806,15 +877,18 @@ const SCAN_KEYS: usize = 32;
 /// proto name, each quoted and followed by a colon, as the encoder writes them.
 pub type FieldKeys = (&'static [u8], &'static [u8]);
 
+/// [`FieldKeys`] made at run time, for [`Decoder::read_fields_owned`].
+pub type OwnedFieldKeys = (Box<[u8]>, Box<[u8]>);
+
 /// The key of a member being read, for error paths.
-enum Key<'a> {
-    /// Matched speculatively: one of the field's [`FieldKeys`].
-    Known(&'static [u8]),
+enum Key<'k, 'a> {
+    /// Matched speculatively: one of the field's keys.
+    Known(&'k [u8]),
     /// Read from the input.
     Read(Cow<'a, str>),
 }
 
-impl Key<'_> {
+impl Key<'_, '_> {
     /// The key's text, without quotes or colon.
     fn name(&self) -> &[u8] {
         match self {

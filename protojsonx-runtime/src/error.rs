@@ -55,6 +55,10 @@ pub enum ErrorKind {
     /// The input is larger than its limit: the `max_size` of
     /// `DecodeOptions::from_reader_limited`, or a stream's maximum item size.
     SizeLimit,
+    /// Binary protobuf input is malformed (a truncated field, a bad
+    /// varint or wire type, a string that is not UTF-8): from the dynamic
+    /// transcoder, `protojsonx-dynamic`. The offset is in the binary input.
+    Binary,
 }
 
 /// One step of the path from the top-level message to the value in error.
@@ -108,6 +112,15 @@ impl Error {
                 path: Vec::new(),
             }),
         }
+    }
+
+    /// An error in binary protobuf input at byte `offset` (line and
+    /// column are 0: binary has none).
+    #[cold]
+    pub(crate) fn binary(message: String, offset: usize) -> Self {
+        let mut error = Self::encode(ErrorKind::Binary, message);
+        error.inner.offset = offset;
+        error
     }
 
     /// The category of the error.
@@ -177,14 +190,16 @@ impl Error {
 
     /// Records that the error happened inside element `index` of a repeated field.
     #[cold]
-    pub(crate) fn in_index(mut self, index: usize) -> Self {
+    #[doc(hidden)]
+    pub fn in_index(mut self, index: usize) -> Self {
         self.inner.path.push(PathSegment::Index(index));
         self
     }
 
     /// Records that the error happened inside the map value under `key`.
     #[cold]
-    pub(crate) fn in_key(mut self, key: &str) -> Self {
+    #[doc(hidden)]
+    pub fn in_key(mut self, key: &str) -> Self {
         self.inner.path.push(PathSegment::Key(key.to_owned()));
         self
     }
@@ -196,6 +211,9 @@ impl fmt::Display for Error {
         let path = self.path_string();
         if !path.is_empty() {
             write!(f, " at `{path}`")?;
+        }
+        if self.inner.kind == ErrorKind::Binary {
+            return write!(f, " (byte {})", self.inner.offset);
         }
         if self.inner.line == 0 {
             return Ok(());

@@ -81,13 +81,31 @@ pub use wkt::{TypeRegistry, register, register_with};
 #[doc(hidden)]
 pub mod __private {
     pub use crate::JsonEnum;
-    pub use crate::de::{Decoder, Seen};
+    pub use crate::de::{Decoder, OwnedFieldKeys, Seen};
     pub use crate::map::{JsonMap, MapKey};
     pub use crate::reset::{Bytes, EnumField, Reset, reset_unless};
     pub use crate::ser::{Encoder, Object};
     pub use crate::size_hint::SizeHint;
     pub use crate::wkt::compiled::{read_as, write_as};
     pub use prost_types;
+
+    /// What the dynamic transcoder (`protojsonx-dynamic`) uses besides the
+    /// above: entry points, errors, and the `Any` machinery.
+    pub use crate::options::{decode_with, encode_with};
+    pub use crate::wkt::any::{Probe, probe as probe_any};
+    pub use crate::wkt::registry::{Entry as WellKnown, well_known};
+
+    /// An error in binary protobuf input at byte `offset`.
+    #[cold]
+    pub fn binary_error(message: String, offset: usize) -> crate::Error {
+        crate::Error::binary(message, offset)
+    }
+
+    /// An encoding error: a value ProtoJSON cannot express.
+    #[cold]
+    pub fn encode_error(message: String) -> crate::Error {
+        crate::Error::encode(crate::ErrorKind::Encode, message)
+    }
 }
 
 /// A message that can be written as and read from ProtoJSON.

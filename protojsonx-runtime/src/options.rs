@@ -198,14 +198,10 @@ impl EncodeOptions {
     ///
     /// On error `buf` is restored to its length before the call.
     pub fn encode_into<M: ProtoJson>(&self, msg: &M, buf: &mut Vec<u8>) -> Result<(), Error> {
-        let start = buf.len();
-        let mut encoder = Encoder::new(buf, *self);
-        msg.write_json(&mut encoder);
-        let result = encoder.finish();
-        if result.is_err() {
-            buf.truncate(start);
-        }
-        result
+        encode_with(self, buf, |e| {
+            msg.write_json(e);
+            Ok(())
+        })
     }
 
     /// Encodes `msg` into a new byte vector, allocated once.
@@ -357,9 +353,7 @@ impl DecodeOptions {
     /// Merges the fields in `json` into `msg`: set fields overwrite, repeated
     /// fields append, maps insert.
     pub fn merge<M: ProtoJson>(&self, msg: &mut M, json: &[u8]) -> Result<(), Error> {
-        let mut decoder = Decoder::new(json, *self);
-        msg.read_json(&mut decoder)?;
-        decoder.finish()
+        decode_with(self, json, |d| msg.read_json(d))
     }
 
     /// Decodes `json` into `msg`, replacing what it held, reusing the memory
@@ -433,4 +427,36 @@ impl std::fmt::Debug for Registry {
             None => f.write_str("global"),
         }
     }
+}
+
+/// Appends to `buf` what `write` writes through an encoder with `opts`: the
+/// one way encoding starts, for messages and for the dynamic transcoder
+/// (`protojsonx-dynamic`), whose writes can fail early. On error (returned
+/// by `write` or recorded in the encoder) `buf` gets its old length back.
+/// Part of the contract with generated code and the transcoder.
+pub fn encode_with(
+    opts: &EncodeOptions,
+    buf: &mut Vec<u8>,
+    write: impl FnOnce(&mut Encoder<'_>) -> Result<(), Error>,
+) -> Result<(), Error> {
+    let start = buf.len();
+    let mut encoder = Encoder::new(buf, *opts);
+    let result = write(&mut encoder).and_then(|()| encoder.finish());
+    if result.is_err() {
+        buf.truncate(start);
+    }
+    result
+}
+
+/// Reads `json` with `read` through a decoder with `opts` (merging), then
+/// checks that only whitespace follows: the one way decoding starts, for
+/// messages and for the dynamic transcoder. Part of the contract.
+pub fn decode_with<'a>(
+    opts: &DecodeOptions,
+    json: &'a [u8],
+    read: impl FnOnce(&mut Decoder<'a>) -> Result<(), Error>,
+) -> Result<(), Error> {
+    let mut decoder = Decoder::new(json, *opts);
+    read(&mut decoder)?;
+    decoder.finish()
 }

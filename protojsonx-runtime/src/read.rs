@@ -7,7 +7,6 @@
 
 use std::borrow::Cow;
 
-use crate::de::FieldKeys;
 use crate::error::{Error, ErrorKind};
 use crate::{num, scan};
 
@@ -279,13 +278,14 @@ impl<'a> Reader<'a> {
     /// Consumes the first of `keys` (JSON spellings only) the input
     /// continues with, as [`eat_bytes`](Self::eat_bytes); its index and bytes.
     #[inline]
-    pub(crate) fn eat_any_key(
+    pub(crate) fn eat_any_key<'k, K: AsRef<[u8]>>(
         &mut self,
-        keys: &'static [FieldKeys],
-    ) -> Option<(usize, &'static [u8])> {
-        keys.iter()
-            .enumerate()
-            .find_map(|(index, &(json, _))| self.eat_bytes(json).then_some((index, json)))
+        keys: &'k [(K, K)],
+    ) -> Option<(usize, &'k [u8])> {
+        keys.iter().enumerate().find_map(|(index, (json, _))| {
+            let json = json.as_ref();
+            self.eat_bytes(json).then_some((index, json))
+        })
     }
 
     /// Reads an object key and the `:` after it, at the start of a member.

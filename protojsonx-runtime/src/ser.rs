@@ -68,7 +68,7 @@ impl<'a> Encoder<'a> {
 
     /// Records an error; the first one recorded is the one returned.
     #[cold]
-    pub(crate) fn fail(&mut self, error: Error) {
+    pub fn fail(&mut self, error: Error) {
         self.error.get_or_insert(error);
     }
 
@@ -88,7 +88,7 @@ impl<'a> Encoder<'a> {
     /// An unset message or proto2 `optional` field: written as `null` when
     /// the options emit unpopulated fields (Go's `EmitUnpopulated`).
     #[inline]
-    pub fn unset_field(&mut self, json_key: &'static [u8], proto_key: &'static [u8]) {
+    pub fn unset_field(&mut self, json_key: &[u8], proto_key: &[u8]) {
         if self.opts.emit_unpopulated {
             self.field_non_ascii(json_key, proto_key);
             self.null();
@@ -187,7 +187,7 @@ impl<'a> Encoder<'a> {
     /// Inlined into the generated code, where both keys are constants: each
     /// branch then copies a known number of bytes, with no call to `memcpy`.
     #[inline(always)]
-    pub fn field(&mut self, json_key: &'static [u8], proto_key: &'static [u8]) {
+    pub fn field(&mut self, json_key: &[u8], proto_key: &[u8]) {
         match self.keys {
             Keys::Json => self.out.extend_from_slice(json_key),
             Keys::Proto => self.out.extend_from_slice(proto_key),
@@ -198,7 +198,7 @@ impl<'a> Encoder<'a> {
     /// [`field`](Self::field) for keys whose JSON name is not ASCII (set by
     /// a `json_name` option): escaped when the options ask for ASCII only.
     #[inline(never)]
-    pub fn field_non_ascii(&mut self, json_key: &'static [u8], proto_key: &'static [u8]) {
+    pub fn field_non_ascii(&mut self, json_key: &[u8], proto_key: &[u8]) {
         if self.opts.ensure_ascii {
             self.styled_field(json_key, proto_key);
         } else {
@@ -346,7 +346,15 @@ impl<'a> Encoder<'a> {
         if E::IS_NULL_VALUE {
             return self.null();
         }
-        match E::name_of(v) {
+        self.enum_value(E::name_of(v), v);
+    }
+
+    /// Writes an enum value `v` whose name is `name` (`None` for a value
+    /// without one): the name, or the number when the options ask for
+    /// numbers or there is no name. For enums known only at run time.
+    #[inline]
+    pub fn enum_value(&mut self, name: Option<&str>, v: i32) {
+        match name {
             Some(name) if !self.opts.enums_as_ints => self.quoted(name.as_bytes()),
             _ => self.i32(v),
         }
@@ -363,7 +371,7 @@ impl<'a> Encoder<'a> {
     /// `@type`. Its `{` becomes the separating comma and its `}` is dropped
     /// (the caller ends the outer object). False (and nothing written) if
     /// `write` wrote something other than an object.
-    pub(crate) fn inline_object(&mut self, write: impl FnOnce(&mut Self)) -> bool {
+    pub fn inline_object(&mut self, write: impl FnOnce(&mut Self)) -> bool {
         let start = self.out.len();
         // The members are indented as the outer object's are.
         self.depth -= 1;
@@ -390,14 +398,49 @@ impl<'a> Encoder<'a> {
     /// Writes a repeated field as an array, each element through `write`.
     #[inline]
     pub fn list<T>(&mut self, items: &[T], mut write: impl FnMut(&mut Self, &T)) {
-        let start = self.out.len();
-        self.depth += 1;
+        let array = self.begin_array();
         for item in items {
-            self.separator();
+            self.element();
             write(self, item);
         }
+        self.end_array(array);
+    }
+
+    /// Starts an array whose elements are written one by one, each after
+    /// an [`element`](Self::element) (for the dynamic transcoder; generated
+    /// code writes whole lists with [`list`](Self::list)).
+    #[inline]
+    pub fn begin_array(&mut self) -> Object {
+        self.depth += 1;
+        Object(self.out.len())
+    }
+
+    /// Starts the next element of an array, or the next member of an
+    /// object whose key is written next with [`map_key`](Self::map_key).
+    #[inline]
+    pub fn element(&mut self) {
+        self.separator();
+    }
+
+    /// Ends the array `array` began: `[]`, or the first element's comma becomes `[`.
+    #[inline]
+    pub fn end_array(&mut self, array: Object) {
         self.depth -= 1;
-        self.close(start, b'[', b']');
+        self.close(array.0, b'[', b']');
+    }
+
+    /// Writes a map entry's key and its colon, after an [`element`](Self::element).
+    #[inline]
+    pub fn map_key<K: MapKey>(&mut self, key: &K) {
+        key.write_key(self.out, self.opts.ensure_ascii);
+        self.colon();
+    }
+
+    /// [`map_key`](Self::map_key) for a string key held as a `&str`.
+    #[inline]
+    pub fn map_key_str(&mut self, key: &str) {
+        self.string(key);
+        self.colon();
     }
 
     /// Writes a map field as an object with keys in sorted order, each value through `write`.
@@ -439,8 +482,7 @@ impl<'a> Encoder<'a> {
         let object = self.begin_object();
         for &mut (key, value) in entries {
             self.separator();
-            key.write_key(self.out, self.opts.ensure_ascii);
-            self.colon();
+            self.map_key(key);
             write(self, value);
         }
         self.end_object(object);

@@ -118,12 +118,8 @@ impl ProtoJson for Any {
     }
 
     fn read_json(&mut self, d: &mut Decoder<'_>) -> Result<(), Error> {
-        let found = d.peek();
-        if found != Peek::Object {
-            return Err(d.expected("object", found));
-        }
-        let start = d.offset();
-        match find_type_url(d)? {
+        let (start, probe) = probe(d)?;
+        match probe {
             Probe::Empty => read_empty(self, d),
             Probe::Missing if d.ignore_unknown_fields() => read_empty(self, d),
             Probe::Missing => Err(d.invalid_at(
@@ -159,15 +155,29 @@ fn fail(e: &mut Encoder<'_>, message: String) {
     e.null();
 }
 
+/// Looks ahead through the `Any` object at the decoder's position, without
+/// consuming it: its offset, and what it holds. Part of the contract with
+/// the dynamic transcoder, which resolves the type through its own pool.
+pub fn probe<'a>(d: &mut Decoder<'a>) -> Result<(usize, Probe<'a>), Error> {
+    let found = d.peek();
+    if found != Peek::Object {
+        return Err(d.expected("object", found));
+    }
+    let start = d.offset();
+    Ok((start, find_type_url(d)?))
+}
+
 /// What looking ahead through an `Any` object found.
-enum Probe<'a> {
+pub enum Probe<'a> {
     /// The object is `{}`: the default `Any`.
     Empty,
     /// The object has keys but no `@type`.
     Missing,
     /// The first `@type`: its value and offset.
     Found {
+        /// The type URL, unescaped.
         type_url: Cow<'a, str>,
+        /// Where its value starts, for errors about it.
         offset: usize,
     },
 }

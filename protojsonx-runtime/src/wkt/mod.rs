@@ -19,12 +19,12 @@
 //! - [`plain`]: every other prost-types message (descriptors, `Type`, `Api`,
 //!   the plugin protocol), plain objects, in generated code.
 
-mod any;
+pub(crate) mod any;
 pub(crate) mod compiled;
 mod duration;
 mod field_mask;
 mod plain;
-mod registry;
+pub(crate) mod registry;
 mod timestamp;
 mod value;
 mod wrappers;

@@ -25,15 +25,15 @@ use crate::ser::Encoder;
 
 /// What the registry holds for one message type: its `Any` codecs.
 #[derive(Clone, Copy)]
-pub(crate) struct Entry {
+pub struct Entry {
     /// Decodes `Any.value` as the message and writes the whole `Any` object,
     /// given the type URL to write as `@type`.
-    pub(crate) write: fn(&mut Encoder<'_>, &str, &[u8]),
+    pub write: fn(&mut Encoder<'_>, &str, &[u8]),
     /// Reads the `Any` object at the decoder's position, whose `@type` named
     /// this type, and stores the binary encoding of the message in it in the
     /// `Vec` (replacing its bytes, keeping its memory). The `usize` is the
     /// object's offset, for errors about it as a whole.
-    pub(crate) read: fn(&mut Decoder<'_>, usize, &mut Vec<u8>) -> Result<(), Error>,
+    pub read: fn(&mut Decoder<'_>, usize, &mut Vec<u8>) -> Result<(), Error>,
 }
 
 impl Entry {
@@ -201,8 +201,10 @@ pub(crate) fn lookup(full_name: &str, registry: Option<&TypeRegistry>) -> Option
         .or_else(|| added(&PLAIN))
 }
 
-/// The entries of the well-known types, which are always resolvable.
-fn well_known(full_name: &str) -> Option<Entry> {
+/// The entries of the well-known types, which are always resolvable. Part
+/// of the contract with the dynamic transcoder, which packs them in `Any`s
+/// as the generated code does.
+pub fn well_known(full_name: &str) -> Option<Entry> {
     use prost_types::{Any, Duration, FieldMask, ListValue, Struct, Timestamp, Value};
     Some(match full_name.strip_prefix("google.protobuf.")? {
         "Any" => Entry::of::<Any>(),

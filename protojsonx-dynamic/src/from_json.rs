@@ -1,0 +1,408 @@
+//! ProtoJSON to binary protobuf, straight from the JSON text to the wire
+//! bytes, through the runtime's decoder (so its errors, limits and options
+//! are the generated code's).
+//!
+//! Fields are written in the order the JSON has them, which protobuf
+//! accepts: there are no duplicates to resolve (the decoder rejects them).
+//! A nested message is written after one byte kept for its length, and
+//! moved when its length needs more (see `wire::nested`). Fields without
+//! presence at their default value are left out, as prost leaves them out.
+
+use std::collections::HashSet;
+
+use prost::encoding::WireType;
+use protojsonx_runtime::__private::{Decoder, MapKey, Probe, decode_with, probe_any, well_known};
+use protojsonx_runtime::{DecodeOptions, Error};
+
+use crate::table::{Card, Field, Kind, Schema};
+use crate::wire::{nested, put_varint, tag};
+use crate::wkt::Special;
+
+/// Transcodes `json`, a message of type `index`, appending its binary encoding to `out`.
+pub(crate) fn transcode(
+    schema: &Schema,
+    index: u32,
+    json: &[u8],
+    opts: &DecodeOptions,
+    out: &mut Vec<u8>,
+) -> Result<(), Error> {
+    let start = out.len();
+    let mut reader = JsonReader {
+        schema,
+        bytes: Vec::new(),
+    };
+    let result = decode_with(opts, json, |d| reader.message(d, index, out));
+    if result.is_err() {
+        out.truncate(start);
+    }
+    result
+}
+
+struct JsonReader<'s> {
+    schema: &'s Schema,
+    /// Decoded base64, reused.
+    bytes: Vec<u8>,
+}
+
+impl JsonReader<'_> {
+    /// Reads a message of type `index` and appends its fields.
+    fn message(&mut self, d: &mut Decoder<'_>, index: u32, out: &mut Vec<u8>) -> Result<(), Error> {
+        let schema = self.schema;
+        let table = schema.table(index);
+        match table.special {
+            Some(Special::Any) => return self.any(d, out),
+            Some(Special::Wkt(codec)) => return (codec.read)(d, out),
+            None => {}
+        }
+        let start = if table.required.is_empty() {
+            0
+        } else {
+            d.offset()
+        };
+        let mut oneofs = Flags::new(table.oneofs.len());
+        let mut required = Flags::new(table.required.len());
+        d.read_fields_owned(
+            &table.keys,
+            |key| table.by_key(key),
+            |d, index| {
+                let f = &table.fields[index];
+                if !f.null_is_value(schema) && d.take_null() {
+                    return Ok(());
+                }
+                if let Some(oneof) = f.oneof {
+                    let mut seen = oneofs.get(oneof as usize);
+                    d.mark_oneof(&mut seen, &table.oneofs[oneof as usize])?;
+                    oneofs.set(oneof as usize);
+                }
+                if let Card::Required(slot) = f.card {
+                    required.set(slot as usize);
+                }
+                self.field(d, f, out)
+            },
+        )?;
+        for (slot, &index) in table.required.iter().enumerate() {
+            if !required.get(slot) {
+                d.missing_required(start, &table.fields[index].name)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn field(&mut self, d: &mut Decoder<'_>, f: &Field, out: &mut Vec<u8>) -> Result<(), Error> {
+        match f.card {
+            Card::Repeated { packed } => self.list(d, f, packed, out),
+            Card::Map { key, value } => self.map(d, f.number, key, value, out),
+            Card::Implicit => self.single(d, f.number, f.kind, true, out).map(drop),
+            Card::Optional { .. } | Card::Required(_) => {
+                self.single(d, f.number, f.kind, false, out).map(drop)
+            }
+        }
+    }
+
+    /// Reads one value of field `number` and appends it with its tag; an
+    /// `implicit` field at its default value is left out, and so is an
+    /// enum name skipped by `ignore_unknown_fields`. Reports whether it was written.
+    fn single(
+        &mut self,
+        d: &mut Decoder<'_>,
+        number: u32,
+        kind: Kind,
+        implicit: bool,
+        out: &mut Vec<u8>,
+    ) -> Result<bool, Error> {
+        match kind {
+            Kind::Message(m) => {
+                tag(number, WireType::LengthDelimited, out);
+                nested(out, |out| self.message(d, m, out))?;
+            }
+            Kind::Group(m) => {
+                tag(number, WireType::StartGroup, out);
+                self.message(d, m, out)?;
+                tag(number, WireType::EndGroup, out);
+            }
+            _ => {
+                let mark = out.len();
+                tag(number, kind.wire_type(), out);
+                match self.scalar(d, kind, out)? {
+                    Some(default) if !(implicit && default) => {}
+                    _ => {
+                        out.truncate(mark);
+                        return Ok(false);
+                    }
+                }
+            }
+        }
+        Ok(true)
+    }
+
+    /// Reads a scalar (or enum) value and appends its encoding; whether it
+    /// is the default, or `None` for a skipped enum name.
+    fn scalar(
+        &mut self,
+        d: &mut Decoder<'_>,
+        kind: Kind,
+        out: &mut Vec<u8>,
+    ) -> Result<Option<bool>, Error> {
+        let default = match kind {
+            Kind::Double => {
+                let v = d.read_f64()?;
+                out.extend_from_slice(&v.to_le_bytes());
+                v.to_bits() == 0
+            }
+            Kind::Float => {
+                let v = d.read_f32()?;
+                out.extend_from_slice(&v.to_le_bytes());
+                v.to_bits() == 0
+            }
+            Kind::Int64 => varint(d.read_i64()? as u64, out),
+            Kind::Uint64 => varint(d.read_u64()?, out),
+            Kind::Int32 => varint(i64::from(d.read_i32()?) as u64, out),
+            Kind::Uint32 => varint(u64::from(d.read_u32()?), out),
+            Kind::Bool => varint(u64::from(d.read_bool()?), out),
+            Kind::Sint32 => {
+                let v = d.read_i32()?;
+                varint(u64::from(((v << 1) ^ (v >> 31)) as u32), out)
+            }
+            Kind::Sint64 => {
+                let v = d.read_i64()?;
+                varint(((v << 1) ^ (v >> 63)) as u64, out)
+            }
+            Kind::Fixed64 => fixed(&d.read_u64()?.to_le_bytes(), out),
+            Kind::Sfixed64 => fixed(&d.read_i64()?.to_le_bytes(), out),
+            Kind::Fixed32 => fixed(&d.read_u32()?.to_le_bytes(), out),
+            Kind::Sfixed32 => fixed(&d.read_i32()?.to_le_bytes(), out),
+            Kind::String => {
+                let text = d.read_str()?;
+                put_varint(text.len() as u64, out);
+                out.extend_from_slice(text.as_bytes());
+                text.is_empty()
+            }
+            Kind::Bytes => {
+                d.read_bytes_into(&mut self.bytes)?;
+                put_varint(self.bytes.len() as u64, out);
+                out.extend_from_slice(&self.bytes);
+                self.bytes.is_empty()
+            }
+            Kind::Enum(e) => {
+                let table = self.schema.enum_table(e);
+                let read = d.read_enum_with(&table.full_name, table.null_value, |name| {
+                    table.value_of(name)
+                })?;
+                match read {
+                    Some(v) => varint(i64::from(v) as u64, out),
+                    None => return Ok(None),
+                }
+            }
+            Kind::Message(_) | Kind::Group(_) => unreachable!("messages are read by single"),
+        };
+        Ok(Some(default))
+    }
+
+    /// Reads a repeated field's array.
+    fn list(
+        &mut self,
+        d: &mut Decoder<'_>,
+        f: &Field,
+        packed: bool,
+        out: &mut Vec<u8>,
+    ) -> Result<(), Error> {
+        let (number, kind) = (f.number, f.kind);
+        if !(packed && kind.packable()) {
+            return d.read_array(|d| self.single(d, number, kind, false, out).map(drop));
+        }
+        let mark = out.len();
+        tag(number, WireType::LengthDelimited, out);
+        let mut count = 0usize;
+        nested(out, |out| {
+            d.read_array(|d| {
+                count += usize::from(self.scalar(d, kind, out)?.is_some());
+                Ok(())
+            })
+        })?;
+        if count == 0 {
+            out.truncate(mark);
+        }
+        Ok(())
+    }
+
+    /// Reads a map field's object: an entry message per key.
+    fn map(
+        &mut self,
+        d: &mut Decoder<'_>,
+        number: u32,
+        key_kind: Kind,
+        value_kind: Kind,
+        out: &mut Vec<u8>,
+    ) -> Result<(), Error> {
+        let mut keys: HashSet<Box<[u8]>> = HashSet::new();
+        d.read_map_entries(|d, key, start| {
+            let mark = out.len();
+            tag(number, WireType::LengthDelimited, out);
+            let mut written = false;
+            nested(out, |out| {
+                let key_start = out.len();
+                map_key(key_kind, key, out).map_err(|m| d.invalid_at(start, m))?;
+                let key_bytes: Box<[u8]> = out[key_start..].into();
+                written = self.single(d, 2, value_kind, false, out)?;
+                if written && !keys.insert(key_bytes) {
+                    return Err(d.duplicate_key(start));
+                }
+                Ok(())
+            })?;
+            if !written {
+                out.truncate(mark);
+            }
+            Ok(())
+        })
+    }
+
+    /// Reads a `google.protobuf.Any`: the type its `@type` names, from the
+    /// pool (or a well-known type), and its fields (or its `value`).
+    fn any(&mut self, d: &mut Decoder<'_>, out: &mut Vec<u8>) -> Result<(), Error> {
+        let (start, probe) = probe_any(d)?;
+        let (type_url, offset) = match probe {
+            Probe::Empty => return d.skip_value(),
+            Probe::Missing if d.ignore_unknown_fields() => return d.skip_value(),
+            Probe::Missing => {
+                let message = "missing \"@type\" field in google.protobuf.Any".into();
+                return Err(d.invalid_at(start, message));
+            }
+            Probe::Found { type_url, offset } => (type_url, offset),
+        };
+        let name =
+            crate::type_name(&type_url).map_err(|m| d.invalid_at(offset, m).in_field(b"@type"))?;
+        tag(1, WireType::LengthDelimited, out);
+        put_varint(type_url.len() as u64, out);
+        out.extend_from_slice(type_url.as_bytes());
+        if name == "google.protobuf.Any" {
+            tag(2, WireType::LengthDelimited, out);
+            return nested(out, |out| self.any_in_any(d, start, out));
+        }
+        if let Some(entry) = well_known(name) {
+            let mut value = std::mem::take(&mut self.bytes);
+            (entry.read)(d, start, &mut value)?;
+            tag(2, WireType::LengthDelimited, out);
+            put_varint(value.len() as u64, out);
+            out.extend_from_slice(&value);
+            self.bytes = value;
+            return Ok(());
+        }
+        let Some(index) = self.schema.message_index(name) else {
+            let message = crate::unknown_type(name, &type_url);
+            return Err(d.invalid_at(offset, message).in_field(b"@type"));
+        };
+        tag(2, WireType::LengthDelimited, out);
+        nested(out, |out| {
+            d.read_any_fields(|d| self.message(d, index, out))
+        })
+    }
+
+    /// Reads the object of an `Any` that packs an `Any`: `@type`, and the
+    /// packed `Any` under `value`.
+    fn any_in_any(
+        &mut self,
+        d: &mut Decoder<'_>,
+        start: usize,
+        out: &mut Vec<u8>,
+    ) -> Result<(), Error> {
+        let mut seen_type = false;
+        let mut seen_value = false;
+        d.read_object(|d, key| match key {
+            b"@type" => {
+                d.mark_seen(&mut seen_type)?;
+                d.skip_value()
+            }
+            b"value" => {
+                d.mark_seen(&mut seen_value)?;
+                self.any(d, out)
+            }
+            _ => d.unknown_field(key),
+        })?;
+        if !seen_value {
+            let message = "missing \"value\" field in google.protobuf.Any of a well-known type";
+            return Err(d.invalid_at(start, message.into()));
+        }
+        Ok(())
+    }
+}
+
+/// Appends a varint; whether it is 0.
+#[inline]
+fn varint(v: u64, out: &mut Vec<u8>) -> bool {
+    put_varint(v, out);
+    v == 0
+}
+
+/// Appends fixed-width bytes; whether they are all 0.
+#[inline]
+fn fixed(bytes: &[u8], out: &mut Vec<u8>) -> bool {
+    out.extend_from_slice(bytes);
+    bytes.iter().all(|&b| b == 0)
+}
+
+/// Parses a map key of kind `kind` from its JSON text and appends it as
+/// field 1 of the entry.
+fn map_key(kind: Kind, text: &str, out: &mut Vec<u8>) -> Result<(), String> {
+    tag(1, kind.wire_type(), out);
+    match kind {
+        Kind::String => {
+            put_varint(text.len() as u64, out);
+            out.extend_from_slice(text.as_bytes());
+        }
+        Kind::Bool => put_varint(u64::from(bool::parse_key(text)?), out),
+        Kind::Int32 => put_varint(i64::from(i32::parse_key(text)?) as u64, out),
+        Kind::Sint32 => {
+            let v = i32::parse_key(text)?;
+            put_varint(u64::from(((v << 1) ^ (v >> 31)) as u32), out);
+        }
+        Kind::Sfixed32 => out.extend_from_slice(&i32::parse_key(text)?.to_le_bytes()),
+        Kind::Int64 => put_varint(i64::parse_key(text)? as u64, out),
+        Kind::Sint64 => {
+            let v = i64::parse_key(text)?;
+            put_varint(((v << 1) ^ (v >> 63)) as u64, out);
+        }
+        Kind::Sfixed64 => out.extend_from_slice(&i64::parse_key(text)?.to_le_bytes()),
+        Kind::Uint32 => put_varint(u64::from(u32::parse_key(text)?), out),
+        Kind::Fixed32 => out.extend_from_slice(&u32::parse_key(text)?.to_le_bytes()),
+        Kind::Uint64 => put_varint(u64::parse_key(text)?, out),
+        Kind::Fixed64 => out.extend_from_slice(&u64::parse_key(text)?.to_le_bytes()),
+        _ => return Err("this kind cannot be a map key".into()),
+    }
+    Ok(())
+}
+
+/// A set of small indexes (oneofs or required fields met), in one word
+/// for up to 64.
+struct Flags {
+    word: u64,
+    more: Vec<bool>,
+}
+
+impl Flags {
+    fn new(len: usize) -> Self {
+        Flags {
+            word: 0,
+            more: if len > 64 {
+                vec![false; len]
+            } else {
+                Vec::new()
+            },
+        }
+    }
+
+    fn get(&self, i: usize) -> bool {
+        if self.more.is_empty() {
+            self.word & 1 << i != 0
+        } else {
+            self.more[i]
+        }
+    }
+
+    fn set(&mut self, i: usize) {
+        if self.more.is_empty() {
+            self.word |= 1 << i;
+        } else {
+            self.more[i] = true;
+        }
+    }
+}

@@ -1,0 +1,248 @@
+//! ProtoJSON for schemas known only at run time: a table-driven transcoder
+//! between binary protobuf and ProtoJSON.
+//!
+//! Gateways, proxies, mock servers, CLI tools and schema-registry pipelines
+//! load their schemas at run time and cannot generate code. For them a
+//! [`Pool`] holds the schema (a `FileDescriptorSet`) and compiles, once per
+//! message type and on first use, a table of its fields: numbers, wire
+//! types, pre-quoted JSON and proto names, kinds, enum names and the
+//! indexes of nested types. A [`MessageType`] then transcodes directly
+//! between the two encodings, never building a message tree:
+//!
+//! ```
+//! use prost::Message;
+//! use prost_types::field_descriptor_proto::{Label, Type};
+//! use prost_types::{DescriptorProto, FieldDescriptorProto, FileDescriptorProto, FileDescriptorSet};
+//! use protojsonx_dynamic::{DecodeOptions, EncodeOptions, Pool};
+//!
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! // A schema known at run time (usually read from a file `protoc -o` wrote):
+//! // package demo; message Point { int32 x = 1; string label_text = 2; }
+//! let field = |name: &str, number, kind: Type| FieldDescriptorProto {
+//!     name: Some(name.into()),
+//!     number: Some(number),
+//!     label: Some(Label::Optional as i32),
+//!     r#type: Some(kind as i32),
+//!     ..Default::default()
+//! };
+//! let file = FileDescriptorProto {
+//!     name: Some("demo.proto".into()),
+//!     package: Some("demo".into()),
+//!     syntax: Some("proto3".into()),
+//!     message_type: vec![DescriptorProto {
+//!         name: Some("Point".into()),
+//!         field: vec![field("x", 1, Type::Int32), field("label_text", 2, Type::String)],
+//!         ..Default::default()
+//!     }],
+//!     ..Default::default()
+//! };
+//! let pool = Pool::decode(&FileDescriptorSet { file: vec![file] }.encode_to_vec())?;
+//! let point = pool.message("demo.Point").expect("in the pool");
+//!
+//! let binary = point.json_to_binary(br#"{"x": 5, "label_text": "a"}"#, &DecodeOptions::new())?;
+//! assert_eq!(binary, [0x08, 5, 0x12, 1, b'a']);
+//! let json = point.binary_to_json(&binary, &EncodeOptions::new())?;
+//! assert_eq!(json, br#"{"x":5,"labelText":"a"}"#);
+//!
+//! let err = point.json_to_binary(br#"{"x": "five"}"#, &DecodeOptions::new()).unwrap_err();
+//! assert_eq!(err.to_string(), "invalid value for int32: invalid number at `x` (line 1, column 7)");
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! The runtime's options, errors (field path, line and column) and limits
+//! apply unchanged, and the JSON is the generated code's byte for byte.
+//! The well-known types keep their special forms, an `Any` resolves its
+//! type through the pool, proto2 extensions are read and written as
+//! `"[full.name]"` keys, and unknown binary fields are dropped, as
+//! ProtoJSON says.
+
+mod from_json;
+mod table;
+mod to_json;
+mod wire;
+mod wkt;
+
+use std::fmt;
+use std::sync::Arc;
+
+use prost::Message;
+use prost_reflect::DescriptorPool;
+
+pub use protojsonx_runtime::{DecodeOptions, EncodeOptions, Error, ErrorKind};
+
+use table::Schema;
+
+/// A schema loaded at run time: every message and enum of a set of
+/// `.proto` files, with their transcoding tables compiled on first use.
+/// Cheap to clone (the tables are shared).
+#[derive(Clone)]
+pub struct Pool {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    descriptors: DescriptorPool,
+    schema: Schema,
+}
+
+impl Pool {
+    /// A pool of the files in `file_descriptor_set`, a serialized
+    /// `google.protobuf.FileDescriptorSet` (as `protoc --include_imports -o`
+    /// and `buf build -o` write it). Every file a file imports must be in it.
+    pub fn decode(file_descriptor_set: &[u8]) -> Result<Pool, PoolError> {
+        let descriptors = DescriptorPool::decode(file_descriptor_set).map_err(PoolError::new)?;
+        Ok(Self::of(descriptors))
+    }
+
+    /// A pool of the files in `set`.
+    pub fn from_file_descriptor_set(
+        set: prost_types::FileDescriptorSet,
+    ) -> Result<Pool, PoolError> {
+        // prost-reflect reads its own copy of the descriptor types: the
+        // set goes over as bytes.
+        Self::decode(&set.encode_to_vec())
+    }
+
+    /// A pool of the files in a prost-reflect pool.
+    pub fn from_descriptor_pool(descriptors: DescriptorPool) -> Pool {
+        Self::of(descriptors)
+    }
+
+    fn of(descriptors: DescriptorPool) -> Pool {
+        let schema = Schema::new(&descriptors);
+        Pool {
+            inner: Arc::new(Inner {
+                descriptors,
+                schema,
+            }),
+        }
+    }
+
+    /// The message type named `full_name` (like `"my.pkg.Msg"`, no leading dot).
+    pub fn message(&self, full_name: &str) -> Option<MessageType> {
+        let index = self.inner.schema.message_index(full_name)?;
+        Some(MessageType {
+            pool: self.clone(),
+            index,
+        })
+    }
+
+    /// The full names of the message types in the pool.
+    pub fn message_names(&self) -> impl Iterator<Item = String> + '_ {
+        self.inner
+            .descriptors
+            .all_messages()
+            .map(|m| m.full_name().to_string())
+    }
+
+    /// The resolved descriptors the pool was made from.
+    pub fn descriptors(&self) -> &DescriptorPool {
+        &self.inner.descriptors
+    }
+}
+
+impl fmt::Debug for Pool {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Pool")
+            .field("messages", &self.inner.descriptors.all_messages().len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// A message type of a [`Pool`]: transcodes its binary encoding to
+/// ProtoJSON and back.
+#[derive(Clone)]
+pub struct MessageType {
+    pool: Pool,
+    index: u32,
+}
+
+impl MessageType {
+    /// The message's full protobuf name.
+    pub fn full_name(&self) -> &str {
+        &self.pool.inner.schema.table(self.index).full_name
+    }
+
+    /// The ProtoJSON of the binary message `binary`.
+    pub fn binary_to_json(&self, binary: &[u8], opts: &EncodeOptions) -> Result<Vec<u8>, Error> {
+        let mut out = Vec::with_capacity(binary.len() * 2);
+        self.binary_to_json_into(binary, opts, &mut out)?;
+        Ok(out)
+    }
+
+    /// Appends the ProtoJSON of `binary` to `out`; reuse `out` to transcode
+    /// without allocating. On error `out` keeps its old length.
+    pub fn binary_to_json_into(
+        &self,
+        binary: &[u8],
+        opts: &EncodeOptions,
+        out: &mut Vec<u8>,
+    ) -> Result<(), Error> {
+        to_json::transcode(&self.pool.inner.schema, self.index, binary, opts, out)
+    }
+
+    /// The binary encoding of the ProtoJSON message `json`.
+    pub fn json_to_binary(&self, json: &[u8], opts: &DecodeOptions) -> Result<Vec<u8>, Error> {
+        let mut out = Vec::with_capacity(json.len() / 2);
+        self.json_to_binary_into(json, opts, &mut out)?;
+        Ok(out)
+    }
+
+    /// Appends the binary encoding of `json` to `out`; reuse `out` to
+    /// transcode without allocating. On error `out` keeps its old length.
+    pub fn json_to_binary_into(
+        &self,
+        json: &[u8],
+        opts: &DecodeOptions,
+        out: &mut Vec<u8>,
+    ) -> Result<(), Error> {
+        from_json::transcode(&self.pool.inner.schema, self.index, json, opts, out)
+    }
+}
+
+impl fmt::Debug for MessageType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("MessageType")
+            .field(&self.full_name())
+            .finish()
+    }
+}
+
+/// The descriptors given to a [`Pool`] are not a valid, complete schema.
+#[derive(Debug)]
+pub struct PoolError(prost_reflect::DescriptorError);
+
+impl PoolError {
+    fn new(e: prost_reflect::DescriptorError) -> Self {
+        PoolError(e)
+    }
+}
+
+impl fmt::Display for PoolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid descriptors: {}", self.0)
+    }
+}
+
+impl std::error::Error for PoolError {}
+
+/// The message name an `Any`'s type URL names: what follows its last `/`.
+fn type_name(type_url: &str) -> Result<&str, String> {
+    match type_url.rsplit_once('/') {
+        Some((_, name)) if !name.is_empty() => Ok(name),
+        _ => Err(format!(
+            "invalid type URL {type_url:?} in google.protobuf.Any: expected a URL ending in \
+             '/' and the full message name, like \"type.googleapis.com/google.protobuf.Duration\""
+        )),
+    }
+}
+
+/// The error for an `Any` of a type the pool does not have.
+#[cold]
+fn unknown_type(name: &str, type_url: &str) -> String {
+    format!(
+        "unknown message type {name:?} in google.protobuf.Any (type URL {type_url:?}): \
+         it is not in the descriptor pool"
+    )
+}

@@ -1,0 +1,632 @@
+//! Binary protobuf to ProtoJSON, straight from the wire bytes to the JSON
+//! text, through the runtime's encoder.
+//!
+//! A message body is read once to find where each known field occurs (in
+//! a reused list of spans), then written in declaration order, as the
+//! generated code writes it: for a singular scalar the last occurrence
+//! wins, a message that occurs more than once is the merge of its
+//! occurrences (the concatenation of their bodies, which is what merging
+//! means on the wire), repeated fields take every occurrence, packed or
+//! not, map entries are sorted by key with the last of equal keys kept,
+//! and of a oneof the last member met wins. Unknown fields are dropped.
+
+use std::cmp::Ordering;
+
+use prost::encoding::{WireType, decode_varint};
+use protojsonx_runtime::__private::{Encoder, binary_error, encode_error, encode_with, well_known};
+use protojsonx_runtime::{EncodeOptions, Error};
+
+use crate::table::{Card, Field, Kind, Schema, Table};
+use crate::wire::{RawField, WireReader, fixed32, fixed64, varint};
+use crate::wkt::Special;
+
+/// How deep messages may nest in the binary input, as in prost.
+const MAX_DEPTH: u32 = 100;
+
+/// The `@type` and `value` keys of an `Any`.
+const TYPE_KEY: &[u8] = b",\"@type\":";
+const VALUE_KEY: &[u8] = b",\"value\":";
+
+/// A span of the input: a message body, or a field's value bytes.
+type Span = (u32, u32);
+
+/// Where one known field occurs in a message body.
+#[derive(Clone, Copy)]
+struct Occurrence {
+    /// The field's index in its table.
+    field: u32,
+    wire: WireType,
+    start: u32,
+    end: u32,
+}
+
+impl Occurrence {
+    fn span(&self) -> Span {
+        (self.start, self.end)
+    }
+}
+
+/// Transcodes `input`, a binary message of type `index`, appending its JSON to `out`.
+pub(crate) fn transcode(
+    schema: &Schema,
+    index: u32,
+    input: &[u8],
+    opts: &EncodeOptions,
+    out: &mut Vec<u8>,
+) -> Result<(), Error> {
+    let Ok(len) = u32::try_from(input.len()) else {
+        return Err(binary_error("the input is larger than 4 GiB".into(), 0));
+    };
+    let mut writer = Writer {
+        schema,
+        input,
+        lists: Vec::new(),
+        depth: 0,
+    };
+    encode_with(opts, out, |e| writer.message(e, index, &[(0, len)]))
+}
+
+struct Writer<'s, 'b> {
+    schema: &'s Schema,
+    input: &'b [u8],
+    /// Occurrence lists, one per message being written, reused.
+    lists: Vec<Vec<Occurrence>>,
+    depth: u32,
+}
+
+impl<'b> Writer<'_, 'b> {
+    /// Writes the message of type `index` whose body is the concatenation of `parts`.
+    fn message(&mut self, e: &mut Encoder<'_>, index: u32, parts: &[Span]) -> Result<(), Error> {
+        let schema = self.schema;
+        let table = schema.table(index);
+        match table.special {
+            Some(Special::Any) => return self.any(e, parts),
+            Some(Special::Wkt(codec)) => {
+                let slices: Vec<&[u8]> = parts.iter().map(|&s| self.bytes(s)).collect();
+                let at = parts.first().map_or(0, |p| p.0 as usize);
+                return (codec.write)(e, &slices).map_err(|m| binary_error(m, at));
+            }
+            None => {}
+        }
+        if self.depth >= MAX_DEPTH {
+            let at = parts.first().map_or(0, |p| p.0 as usize);
+            return Err(binary_error("recursion limit reached".into(), at));
+        }
+        self.depth += 1;
+        let mut list = self.lists.pop().unwrap_or_default();
+        let result = self.fields(e, table, parts, &mut list);
+        list.clear();
+        self.lists.push(list);
+        self.depth -= 1;
+        result
+    }
+
+    fn bytes(&self, (start, end): Span) -> &'b [u8] {
+        &self.input[start as usize..end as usize]
+    }
+
+    /// Finds the fields of `parts` and writes them as an object.
+    fn fields(
+        &mut self,
+        e: &mut Encoder<'_>,
+        table: &Table,
+        parts: &[Span],
+        list: &mut Vec<Occurrence>,
+    ) -> Result<(), Error> {
+        for &(start, end) in parts {
+            self.scan(table, start, end, list)?;
+        }
+        if !list.is_sorted_by_key(|o| o.field) {
+            list.sort_unstable_by_key(|o| (o.field, o.start));
+        }
+        let object = e.begin_object();
+        let mut at = 0;
+        for (index, field) in table.fields.iter().enumerate() {
+            let begin = at;
+            while list.get(at).is_some_and(|o| o.field as usize == index) {
+                at += 1;
+            }
+            match field.oneof {
+                Some(oneof) if field.oneof_first => self.oneof(e, table, oneof, list)?,
+                Some(_) => {}
+                None => self
+                    .field(e, field, &list[begin..at])
+                    .map_err(|err| err.in_field(field.name.as_bytes()))?,
+            }
+        }
+        e.end_object(object);
+        Ok(())
+    }
+
+    /// Records where each known field of the body `start..end` occurs.
+    fn scan(
+        &self,
+        table: &Table,
+        start: u32,
+        end: u32,
+        list: &mut Vec<Occurrence>,
+    ) -> Result<(), Error> {
+        let mut reader = WireReader::new(self.input, start, end);
+        while let Some(raw) = reader.next_field()? {
+            let Some(index) = table.by_number(raw.number) else {
+                continue;
+            };
+            let field = &table.fields[index];
+            check_wire(field, &raw)?;
+            list.push(Occurrence {
+                field: index as u32,
+                wire: raw.wire,
+                start: raw.start,
+                end: raw.end,
+            });
+        }
+        Ok(())
+    }
+
+    /// Writes one field (not a oneof member) from its occurrences.
+    fn field(&mut self, e: &mut Encoder<'_>, f: &Field, these: &[Occurrence]) -> Result<(), Error> {
+        match f.card {
+            Card::Implicit => match these.last() {
+                Some(last) if e.emit_defaults() || !self.is_default(f.kind, last.span()) => {
+                    key(e, f);
+                    self.value(e, f.kind, last.span())
+                }
+                None if e.emit_defaults() => {
+                    key(e, f);
+                    self.value(e, f.kind, (0, 0))
+                }
+                _ => Ok(()),
+            },
+            Card::Optional { proto3_optional } => {
+                if !these.is_empty() {
+                    key(e, f);
+                    self.singular(e, f.kind, these)
+                } else {
+                    if !proto3_optional {
+                        e.unset_field(&f.json_key, &f.proto_key);
+                    }
+                    Ok(())
+                }
+            }
+            Card::Required(_) => {
+                key(e, f);
+                if these.is_empty() {
+                    self.value(e, f.kind, (0, 0))
+                } else {
+                    self.singular(e, f.kind, these)
+                }
+            }
+            Card::Repeated { .. } => self.repeated(e, f, these),
+            Card::Map { key, value } => self.map(e, f, key, value, these),
+        }
+    }
+
+    /// Writes a singular value from its occurrences: the last one, or for a
+    /// message the merge of them all.
+    fn singular(
+        &mut self,
+        e: &mut Encoder<'_>,
+        kind: Kind,
+        these: &[Occurrence],
+    ) -> Result<(), Error> {
+        match (kind, these) {
+            (Kind::Message(m) | Kind::Group(m), [one]) => self.message(e, m, &[one.span()]),
+            (Kind::Message(m) | Kind::Group(m), _) => {
+                let parts: Vec<Span> = these.iter().map(Occurrence::span).collect();
+                self.message(e, m, &parts)
+            }
+            (_, [.., last]) => self.value(e, kind, last.span()),
+            (_, []) => Ok(()),
+        }
+    }
+
+    /// Whether a scalar value is its type's default (a field without
+    /// presence is then left out).
+    fn is_default(&self, kind: Kind, span: Span) -> bool {
+        let bytes = self.bytes(span);
+        match kind {
+            Kind::String | Kind::Bytes => bytes.is_empty(),
+            Kind::Message(_) | Kind::Group(_) => false,
+            _ => raw_value(kind, bytes) == 0,
+        }
+    }
+
+    /// Writes one value whose bytes are `span` (`(0, 0)`: the default).
+    fn value(&mut self, e: &mut Encoder<'_>, kind: Kind, span: Span) -> Result<(), Error> {
+        let bytes = self.bytes(span);
+        match kind {
+            Kind::String => e.string(utf8(bytes, span.0)?),
+            Kind::Bytes => e.bytes(bytes),
+            Kind::Message(m) | Kind::Group(m) => {
+                let parts: &[Span] = if span.1 > span.0 { &[span] } else { &[] };
+                return self.message(e, m, parts);
+            }
+            _ => self.scalar(e, kind, raw_value(kind, bytes)),
+        }
+        Ok(())
+    }
+
+    /// Writes a numeric, bool or enum value from its raw bits (a varint's
+    /// value, or the fixed-width bytes as an integer).
+    fn scalar(&self, e: &mut Encoder<'_>, kind: Kind, raw: u64) {
+        match kind {
+            Kind::Double => e.f64(f64::from_bits(raw)),
+            Kind::Float => e.f32(f32::from_bits(raw as u32)),
+            Kind::Int64 | Kind::Sfixed64 => e.i64(raw as i64),
+            Kind::Uint64 | Kind::Fixed64 => e.u64(raw),
+            Kind::Int32 | Kind::Sfixed32 => e.i32(raw as i32),
+            Kind::Uint32 | Kind::Fixed32 => e.u32(raw as u32),
+            Kind::Bool => e.bool(raw != 0),
+            Kind::Sint32 => e.i32(zigzag32(raw)),
+            Kind::Sint64 => e.i64(zigzag(raw)),
+            Kind::Enum(x) => {
+                let table = self.schema.enum_table(x);
+                if table.null_value {
+                    e.null();
+                } else {
+                    let v = raw as i32;
+                    e.enum_value(table.name_of(v), v);
+                }
+            }
+            Kind::String | Kind::Bytes | Kind::Message(_) | Kind::Group(_) => {
+                unreachable!("not a scalar")
+            }
+        }
+    }
+
+    /// Writes a repeated field: every occurrence, packed or not, in order.
+    fn repeated(
+        &mut self,
+        e: &mut Encoder<'_>,
+        f: &Field,
+        these: &[Occurrence],
+    ) -> Result<(), Error> {
+        let packed = |o: &Occurrence| o.wire == WireType::LengthDelimited && f.kind.packable();
+        let empty = these.iter().all(|o| packed(o) && o.start == o.end);
+        if empty && !e.emit_defaults() {
+            return Ok(());
+        }
+        key(e, f);
+        let array = e.begin_array();
+        let mut index = 0;
+        for o in these {
+            if packed(o) {
+                let mut rest = self.bytes(o.span());
+                while !rest.is_empty() {
+                    let at = o.end as usize - rest.len();
+                    let raw = packed_value(f.kind, &mut rest)
+                        .ok_or_else(|| binary_error("a packed field is cut off".into(), at))
+                        .map_err(|err| err.in_index(index))?;
+                    e.element();
+                    self.scalar(e, f.kind, raw);
+                    index += 1;
+                }
+            } else {
+                e.element();
+                self.value(e, f.kind, o.span())
+                    .map_err(|err| err.in_index(index))?;
+                index += 1;
+            }
+        }
+        e.end_array(array);
+        Ok(())
+    }
+
+    /// Writes a map field: its entries sorted by key, the last of equal keys kept.
+    fn map(
+        &mut self,
+        e: &mut Encoder<'_>,
+        f: &Field,
+        key_kind: Kind,
+        value_kind: Kind,
+        these: &[Occurrence],
+    ) -> Result<(), Error> {
+        if these.is_empty() && !e.emit_defaults() {
+            return Ok(());
+        }
+        let mut entries = these
+            .iter()
+            .map(|o| self.entry(o.span(), key_kind, value_kind))
+            .collect::<Result<Vec<_>, _>>()?;
+        entries.sort_unstable_by(|a, b| self.compare(&a.key, &b.key).then(a.at.cmp(&b.at)));
+        key(e, f);
+        let object = e.begin_object();
+        for (i, entry) in entries.iter().enumerate() {
+            let next = entries.get(i + 1);
+            if next.is_some_and(|n| self.compare(&n.key, &entry.key) == Ordering::Equal) {
+                continue;
+            }
+            e.element();
+            self.map_key(e, &entry.key);
+            let span = entry.value.unwrap_or((0, 0));
+            self.value(e, value_kind, span)
+                .map_err(|err| err.in_key(&self.key_text(&entry.key)))?;
+        }
+        e.end_object(object);
+        Ok(())
+    }
+
+    /// Reads one map entry's key and value.
+    fn entry(&self, span: Span, key_kind: Kind, value_kind: Kind) -> Result<Entry, Error> {
+        let mut reader = WireReader::new(self.input, span.0, span.1);
+        let mut key = None;
+        let mut value = None;
+        while let Some(raw) = reader.next_field()? {
+            let kind = match raw.number {
+                1 => key_kind,
+                2 => value_kind,
+                _ => continue,
+            };
+            if raw.wire != kind.wire_type() {
+                return Err(wire_error(&raw, kind.wire_type()));
+            }
+            if raw.number == 1 {
+                key = Some(raw);
+            } else {
+                value = Some((raw.start, raw.end));
+            }
+        }
+        let key = match key {
+            Some(raw) => self.key_of(key_kind, (raw.start, raw.end))?,
+            None => self.key_of(key_kind, (0, 0))?,
+        };
+        Ok(Entry {
+            key,
+            value,
+            at: span.0,
+        })
+    }
+
+    /// A map key from its bytes.
+    fn key_of(&self, kind: Kind, span: Span) -> Result<MapKey, Error> {
+        let raw = if kind == Kind::String {
+            utf8(self.bytes(span), span.0)?;
+            0
+        } else {
+            raw_value(kind, self.bytes(span))
+        };
+        Ok(match kind {
+            Kind::String => MapKey::Text(span),
+            Kind::Bool => MapKey::Bool(raw != 0),
+            Kind::Int32 | Kind::Sfixed32 => MapKey::Signed(i64::from(raw as i32)),
+            Kind::Sint32 => MapKey::Signed(i64::from(zigzag32(raw))),
+            Kind::Int64 | Kind::Sfixed64 => MapKey::Signed(raw as i64),
+            Kind::Sint64 => MapKey::Signed(zigzag(raw)),
+            Kind::Uint32 | Kind::Fixed32 => MapKey::Unsigned(u64::from(raw as u32)),
+            _ => MapKey::Unsigned(raw),
+        })
+    }
+
+    fn compare(&self, a: &MapKey, b: &MapKey) -> Ordering {
+        match (a, b) {
+            (MapKey::Text(a), MapKey::Text(b)) => self.bytes(*a).cmp(self.bytes(*b)),
+            (MapKey::Signed(a), MapKey::Signed(b)) => a.cmp(b),
+            (MapKey::Unsigned(a), MapKey::Unsigned(b)) => a.cmp(b),
+            (MapKey::Bool(a), MapKey::Bool(b)) => a.cmp(b),
+            _ => Ordering::Equal,
+        }
+    }
+
+    fn map_key(&self, e: &mut Encoder<'_>, key: &MapKey) {
+        match *key {
+            MapKey::Text(span) => {
+                e.map_key_str(std::str::from_utf8(self.bytes(span)).unwrap_or_default());
+            }
+            MapKey::Signed(v) => e.map_key(&v),
+            MapKey::Unsigned(v) => e.map_key(&v),
+            MapKey::Bool(v) => e.map_key(&v),
+        }
+    }
+
+    /// A map key as text, for error paths.
+    fn key_text(&self, key: &MapKey) -> String {
+        match *key {
+            MapKey::Text(span) => String::from_utf8_lossy(self.bytes(span)).into_owned(),
+            MapKey::Signed(v) => v.to_string(),
+            MapKey::Unsigned(v) => v.to_string(),
+            MapKey::Bool(v) => v.to_string(),
+        }
+    }
+
+    /// Writes oneof `oneof` of `table`: the member met last, if any (a
+    /// message member merges its occurrences after the last other member's).
+    fn oneof(
+        &mut self,
+        e: &mut Encoder<'_>,
+        table: &Table,
+        oneof: u32,
+        list: &[Occurrence],
+    ) -> Result<(), Error> {
+        let members = || {
+            list.iter()
+                .filter(move |o| table.fields[o.field as usize].oneof == Some(oneof))
+        };
+        let Some(winner) = members().max_by_key(|o| o.start) else {
+            return Ok(());
+        };
+        let f = &table.fields[winner.field as usize];
+        key(e, f);
+        let result = match f.kind {
+            Kind::Message(_) | Kind::Group(_) => {
+                let cutoff = members()
+                    .filter(|o| o.field != winner.field)
+                    .map(|o| o.start)
+                    .max();
+                let these: Vec<Occurrence> = members()
+                    .filter(|o| o.field == winner.field && cutoff.is_none_or(|c| o.start > c))
+                    .copied()
+                    .collect();
+                self.singular(e, f.kind, &these)
+            }
+            _ => self.value(e, f.kind, winner.span()),
+        };
+        result.map_err(|err| err.in_field(f.name.as_bytes()))
+    }
+
+    /// Writes a `google.protobuf.Any` whose body is the concatenation of `parts`.
+    fn any(&mut self, e: &mut Encoder<'_>, parts: &[Span]) -> Result<(), Error> {
+        let mut url: Span = (0, 0);
+        let mut value: Span = (0, 0);
+        for &(start, end) in parts {
+            let mut reader = WireReader::new(self.input, start, end);
+            while let Some(raw) = reader.next_field()? {
+                let slot = match raw.number {
+                    1 => &mut url,
+                    2 => &mut value,
+                    _ => continue,
+                };
+                if raw.wire != WireType::LengthDelimited {
+                    return Err(wire_error(&raw, WireType::LengthDelimited));
+                }
+                *slot = (raw.start, raw.end);
+            }
+        }
+        let type_url = utf8(self.bytes(url), url.0)?;
+        if type_url.is_empty() && value.0 == value.1 {
+            let object = e.begin_object();
+            e.end_object(object);
+            return Ok(());
+        }
+        let name = crate::type_name(type_url).map_err(encode_error)?;
+        if name == "google.protobuf.Any" {
+            let object = e.begin_object();
+            e.field(TYPE_KEY, TYPE_KEY);
+            e.string(type_url);
+            e.field(VALUE_KEY, VALUE_KEY);
+            self.any_depth(e, value)?;
+            e.end_object(object);
+            return Ok(());
+        }
+        if let Some(entry) = well_known(name) {
+            (entry.write)(e, type_url, self.bytes(value));
+            return Ok(());
+        }
+        let Some(index) = self.schema.message_index(name) else {
+            return Err(encode_error(crate::unknown_type(name, type_url)));
+        };
+        let object = e.begin_object();
+        e.field(TYPE_KEY, TYPE_KEY);
+        e.string(type_url);
+        let mut result = Ok(());
+        e.inline_object(|e| result = self.message(e, index, &[value]));
+        result?;
+        e.end_object(object);
+        Ok(())
+    }
+
+    /// An `Any` inside an `Any`, within the depth limit.
+    fn any_depth(&mut self, e: &mut Encoder<'_>, body: Span) -> Result<(), Error> {
+        if self.depth >= MAX_DEPTH {
+            return Err(binary_error(
+                "recursion limit reached".into(),
+                body.0 as usize,
+            ));
+        }
+        self.depth += 1;
+        let result = self.any(e, &[body]);
+        self.depth -= 1;
+        result
+    }
+}
+
+/// A map entry: its key, its value's bytes, and where it was.
+struct Entry {
+    key: MapKey,
+    value: Option<Span>,
+    at: u32,
+}
+
+/// A map key, ordered as the generated code orders keys.
+enum MapKey {
+    Text(Span),
+    Signed(i64),
+    Unsigned(u64),
+    Bool(bool),
+}
+
+/// Writes a field's key.
+#[inline]
+fn key(e: &mut Encoder<'_>, f: &Field) {
+    if f.ascii {
+        e.field(&f.json_key, &f.proto_key);
+    } else {
+        e.field_non_ascii(&f.json_key, &f.proto_key);
+    }
+}
+
+/// Fails unless `raw` has a wire type field `f` may have: its kind's, or
+/// for a repeated scalar also packed.
+fn check_wire(f: &Field, raw: &RawField) -> Result<(), Error> {
+    let expected = match f.card {
+        Card::Map { .. } => WireType::LengthDelimited,
+        Card::Repeated { .. } if f.kind.packable() && raw.wire == WireType::LengthDelimited => {
+            return Ok(());
+        }
+        _ => f.kind.wire_type(),
+    };
+    if raw.wire == expected {
+        return Ok(());
+    }
+    Err(wire_error(raw, expected).in_field(f.name.as_bytes()))
+}
+
+#[cold]
+fn wire_error(raw: &RawField, expected: WireType) -> Error {
+    binary_error(
+        format!(
+            "invalid wire type: {:?} (expected {expected:?}) for field {}",
+            raw.wire, raw.number
+        ),
+        raw.start as usize,
+    )
+}
+
+/// The raw bits of a varint or fixed-width value (0 for no bytes).
+#[inline]
+fn raw_value(kind: Kind, bytes: &[u8]) -> u64 {
+    if bytes.is_empty() {
+        return 0;
+    }
+    match kind.wire_type() {
+        WireType::SixtyFourBit => fixed64(bytes),
+        WireType::ThirtyTwoBit => u64::from(fixed32(bytes)),
+        _ => varint(bytes),
+    }
+}
+
+/// Takes one value of a packed field off `rest`; `None` if it is cut off.
+#[inline]
+fn packed_value(kind: Kind, rest: &mut &[u8]) -> Option<u64> {
+    let width = match kind.wire_type() {
+        WireType::SixtyFourBit => 8,
+        WireType::ThirtyTwoBit => 4,
+        _ => return decode_varint(rest).ok(),
+    };
+    let (value, tail) = rest.split_at_checked(width)?;
+    *rest = tail;
+    Some(raw_value(kind, value))
+}
+
+/// Undoes the zigzag encoding of `sint32` and `sint64`.
+#[inline]
+fn zigzag(raw: u64) -> i64 {
+    ((raw >> 1) as i64) ^ -((raw & 1) as i64)
+}
+
+/// Undoes the zigzag encoding of `sint32`, from the low 32 bits.
+#[inline]
+fn zigzag32(raw: u64) -> i32 {
+    let v = raw as u32;
+    ((v >> 1) as i32) ^ -((v & 1) as i32)
+}
+
+/// A string field's text; at `start` for the error if it is not UTF-8.
+#[inline]
+fn utf8(bytes: &[u8], start: u32) -> Result<&str, Error> {
+    std::str::from_utf8(bytes).map_err(|_| {
+        binary_error(
+            "invalid string value: data is not UTF-8 encoded".into(),
+            start as usize,
+        )
+    })
+}

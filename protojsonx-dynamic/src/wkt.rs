@@ -1,0 +1,91 @@
+//! The well-known types with a special JSON form. `Any` is transcoded here
+//! (its packed message resolves through the pool, see `to_json` and
+//! `from_json`); the others (Timestamp, Duration, FieldMask, Struct, Value,
+//! ListValue, Empty and the wrappers) go through their prost-types structs
+//! and the runtime's own code for them, so their JSON is the generated
+//! path's byte for byte. They are small, and `Struct`'s keys must be sorted
+//! anyway.
+
+use prost::Message;
+use prost_types::{Duration, FieldMask, ListValue, Struct, Timestamp, Value};
+use protojsonx_runtime::__private::{Decoder, Encoder};
+use protojsonx_runtime::{Error, ProtoJson};
+
+/// A message type whose JSON is not the object of its fields.
+#[derive(Clone, Copy)]
+pub(crate) enum Special {
+    /// `google.protobuf.Any`.
+    Any,
+    /// Another well-known type.
+    Wkt(Codec),
+}
+
+/// How one well-known type is transcoded.
+#[derive(Clone, Copy)]
+pub(crate) struct Codec {
+    /// Writes the JSON of the message whose binary encoding is the
+    /// concatenation of the slices (a message met more than once merges).
+    pub write: fn(&mut Encoder<'_>, &[&[u8]]) -> Result<(), String>,
+    /// Reads the JSON value at the decoder's position and appends the
+    /// message's binary fields (no length prefix).
+    pub read: fn(&mut Decoder<'_>, &mut Vec<u8>) -> Result<(), Error>,
+    /// Whether JSON `null` is a value of this type (only `Value`).
+    pub null_is_value: bool,
+}
+
+/// The special form of the message named `full_name`, if it has one.
+pub(crate) fn special(full_name: &str) -> Option<Special> {
+    let codec = match full_name.strip_prefix("google.protobuf.")? {
+        "Any" => return Some(Special::Any),
+        "Timestamp" => codec::<Timestamp>(),
+        "Duration" => codec::<Duration>(),
+        "FieldMask" => codec::<FieldMask>(),
+        "Struct" => codec::<Struct>(),
+        "Value" => Codec {
+            null_is_value: true,
+            ..codec::<Value>()
+        },
+        "ListValue" => codec::<ListValue>(),
+        "Empty" => codec::<()>(),
+        "BoolValue" => codec::<bool>(),
+        "Int32Value" => codec::<i32>(),
+        "Int64Value" => codec::<i64>(),
+        "UInt32Value" => codec::<u32>(),
+        "UInt64Value" => codec::<u64>(),
+        "FloatValue" => codec::<f32>(),
+        "DoubleValue" => codec::<f64>(),
+        "StringValue" => codec::<String>(),
+        "BytesValue" => codec::<Vec<u8>>(),
+        _ => return None,
+    };
+    Some(Special::Wkt(codec))
+}
+
+fn codec<M: ProtoJson + Message + Default>() -> Codec {
+    Codec {
+        write: write::<M>,
+        read: read::<M>,
+        null_is_value: false,
+    }
+}
+
+fn write<M: ProtoJson + Message + Default>(
+    e: &mut Encoder<'_>,
+    parts: &[&[u8]],
+) -> Result<(), String> {
+    let mut msg = M::default();
+    for part in parts {
+        msg.merge(*part).map_err(|e| e.to_string())?;
+    }
+    msg.write_json(e);
+    Ok(())
+}
+
+fn read<M: ProtoJson + Message + Default>(
+    d: &mut Decoder<'_>,
+    out: &mut Vec<u8>,
+) -> Result<(), Error> {
+    let msg: M = d.new_message()?;
+    msg.encode_raw(out);
+    Ok(())
+}

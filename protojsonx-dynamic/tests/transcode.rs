@@ -1,0 +1,65 @@
+//! Transcoding the conformance suite's test messages, case by case.
+
+use prost::Message;
+use protojsonx_dynamic::{DecodeOptions, EncodeOptions, MessageType, Pool};
+
+/// The pool of the conformance test messages (`conformance/proto`).
+fn pool() -> Pool {
+    let proto = concat!(env!("CARGO_MANIFEST_DIR"), "/../conformance/proto");
+    let (set, _) = protoc_gen_rust_protojsonx::Builder::new()
+        .include(proto)
+        .file_descriptor_set(&[
+            format!("{proto}/google/protobuf/test_messages_proto3.proto"),
+            format!("{proto}/google/protobuf/test_messages_proto2.proto"),
+        ])
+        .expect("the test messages parse");
+    Pool::decode(&set.encode_to_vec()).expect("the descriptors are valid")
+}
+
+fn proto3() -> MessageType {
+    pool()
+        .message("protobuf_test_messages.proto3.TestAllTypesProto3")
+        .expect("in the pool")
+}
+
+fn to_json(message: &MessageType, binary: &[u8]) -> String {
+    String::from_utf8(
+        message
+            .binary_to_json(binary, &EncodeOptions::new())
+            .unwrap(),
+    )
+    .unwrap()
+}
+
+fn round_trip(message: &MessageType, json: &str) -> String {
+    let binary = message
+        .json_to_binary(json.as_bytes(), &DecodeOptions::new())
+        .unwrap();
+    to_json(message, &binary)
+}
+
+#[test]
+fn a_oneof_message_met_twice_merges() {
+    let input =
+        b"\x82\x07\x09\x12\x07\x08\x01\x10\x01\xc8\x05\x01\x82\x07\x07\x12\x05\x10\x01\xc8\x05\x01";
+    assert_eq!(
+        to_json(&proto3(), input),
+        r#"{"oneofNestedMessage":{"corecursive":{"optionalInt32":1,"optionalInt64":"1","unpackedInt32":[1,1]}}}"#
+    );
+}
+
+#[test]
+fn maps_round_trip() {
+    let m = proto3();
+    assert_eq!(
+        round_trip(&m, r#"{"mapInt32Int32": {"1": 2, "3": 4}}"#),
+        r#"{"mapInt32Int32":{"1":2,"3":4}}"#
+    );
+    assert_eq!(
+        round_trip(
+            &m,
+            r#"{"repeatedNestedMessage": [{"a": 1234}, {"a": 5678}]}"#
+        ),
+        r#"{"repeatedNestedMessage":[{"a":1234},{"a":5678}]}"#
+    );
+}
