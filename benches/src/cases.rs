@@ -13,11 +13,15 @@ use serde::de::DeserializeOwned;
 
 use crate::{payloads, pbj, plain, shuffle};
 
-/// Marshal (message to bytes) or unmarshal (bytes to message).
+/// Marshal (message to bytes), unmarshal (bytes to message), or transcode
+/// between binary protobuf and ProtoJSON with no message of a generated type
+/// (a schema known at run time).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Direction {
     Marshal,
     Unmarshal,
+    BinaryToJson,
+    JsonToBinary,
 }
 
 impl Direction {
@@ -26,6 +30,8 @@ impl Direction {
         match self {
             Direction::Marshal => "marshal",
             Direction::Unmarshal => "unmarshal",
+            Direction::BinaryToJson => "binary-to-json",
+            Direction::JsonToBinary => "json-to-binary",
         }
     }
 }
@@ -66,6 +72,12 @@ pub fn pool() -> &'static DescriptorPool {
         DescriptorPool::decode(&include_bytes!(concat!(env!("OUT_DIR"), "/descriptors.bin"))[..])
             .expect("build.rs wrote a valid descriptor set")
     })
+}
+
+/// The same descriptors as a protojsonx-dynamic pool.
+pub fn dynamic_pool() -> &'static protojsonx_dynamic::Pool {
+    static POOL: OnceLock<protojsonx_dynamic::Pool> = OnceLock::new();
+    POOL.get_or_init(|| protojsonx_dynamic::Pool::from_descriptor_pool(pool().clone()))
 }
 
 /// One payload in every representation, all holding the same message.
@@ -126,6 +138,7 @@ where
         cases.extend(self.unmarshal_cases(self.json.clone(), "default"));
         cases.extend(self.reuse_cases());
         cases.extend(self.unmarshal_cases(self.shuffled.clone(), "shuffled"));
+        cases.extend(self.transcode_cases());
         if options {
             cases.extend(self.option_cases(enums));
         }
@@ -257,6 +270,105 @@ where
             black_box(&msg);
         });
         vec![into, merge]
+    }
+
+    /// Transcoding, both ways, for a schema known only at run time:
+    /// protojsonx-dynamic from the descriptors (a new buffer, and a reused
+    /// one), the generated path through a message (prost and protojsonx),
+    /// and prost-reflect (a `DynamicMessage` and serde_json). Building the
+    /// cases checks that the dynamic output is the generated path's.
+    fn transcode_cases(&self) -> Vec<Case> {
+        use Direction::{BinaryToJson, JsonToBinary};
+        let full_name = self.descriptor().full_name().to_string();
+        let message = dynamic_pool().message(&full_name).expect("message in pool");
+        let to_json = |binary: &[u8]| message.binary_to_json(binary, &EncodeOptions::new());
+        let dynamic = to_json(&self.binary).unwrap();
+        let at = dynamic.iter().zip(&self.json).position(|(a, b)| a != b);
+        let around = |json: &[u8]| {
+            let at = at.unwrap_or(json.len().min(dynamic.len()));
+            String::from_utf8_lossy(&json[at.saturating_sub(80)..(at + 80).min(json.len())])
+                .into_owned()
+        };
+        assert!(
+            dynamic == self.json,
+            "{full_name}: the dynamic JSON differs from the generated at byte {at:?}:\n{}\n{}",
+            around(&dynamic),
+            around(&self.json)
+        );
+        let to_binary = message
+            .json_to_binary(&self.json, &DecodeOptions::new())
+            .unwrap();
+        let decoded = M::decode(to_binary.as_slice()).unwrap();
+        let back = protojsonx_runtime::to_vec(&decoded).unwrap();
+        assert_eq!(back, self.json, "{full_name}");
+
+        let (m, binary) = (message.clone(), self.binary.clone());
+        let mut cases = vec![
+            self.case(BinaryToJson, "default", "protojsonx-dynamic", move || {
+                black_box(
+                    m.binary_to_json(black_box(&binary), &EncodeOptions::new())
+                        .unwrap(),
+                );
+            }),
+        ];
+        let (m, binary, mut buf) = (message.clone(), self.binary.clone(), Vec::new());
+        cases.push(self.case(
+            BinaryToJson,
+            "default",
+            "protojsonx-dynamic-reused-buf",
+            move || {
+                buf.clear();
+                m.binary_to_json_into(black_box(&binary), &EncodeOptions::new(), &mut buf)
+                    .unwrap();
+                black_box(&buf);
+            },
+        ));
+        let binary = self.binary.clone();
+        cases.push(self.case(BinaryToJson, "default", "generated", move || {
+            let msg = M::decode(black_box(binary.as_slice())).unwrap();
+            black_box(protojsonx_runtime::to_vec(&msg).unwrap());
+        }));
+        let (binary, descriptor) = (self.binary.clone(), self.descriptor());
+        cases.push(
+            self.case(BinaryToJson, "default", "prost-reflect", move || {
+                let msg = DynamicMessage::decode(descriptor.clone(), black_box(binary.as_slice()));
+                black_box(serde_json::to_vec(&msg.unwrap()).unwrap());
+            }),
+        );
+
+        let (m, json) = (message.clone(), self.json.clone());
+        cases.push(
+            self.case(JsonToBinary, "default", "protojsonx-dynamic", move || {
+                black_box(
+                    m.json_to_binary(black_box(&json), &DecodeOptions::new())
+                        .unwrap(),
+                );
+            }),
+        );
+        let (m, json, mut buf) = (message, self.json.clone(), Vec::new());
+        cases.push(self.case(
+            JsonToBinary,
+            "default",
+            "protojsonx-dynamic-reused-buf",
+            move || {
+                buf.clear();
+                m.json_to_binary_into(black_box(&json), &DecodeOptions::new(), &mut buf)
+                    .unwrap();
+                black_box(&buf);
+            },
+        ));
+        let json = self.json.clone();
+        cases.push(self.case(JsonToBinary, "default", "generated", move || {
+            let msg: M = protojsonx_runtime::from_slice(black_box(&json)).unwrap();
+            black_box(msg.encode_to_vec());
+        }));
+        let (json, descriptor) = (self.json.clone(), self.descriptor());
+        cases.push(
+            self.case(JsonToBinary, "default", "prost-reflect", move || {
+                black_box(reflect_decode(&descriptor, black_box(&json)).encode_to_vec());
+            }),
+        );
+        cases
     }
 
     /// protojsonx with each non-default option, against the default cases above.

@@ -220,8 +220,14 @@ impl Table {
         let special = wkt::special(&full_name);
         let oneofs: Vec<_> = message.oneofs().filter(|o| !o.is_synthetic()).collect();
         let mut required = Vec::new();
-        let mut fields: Vec<Field> = message
-            .fields()
+        // In declaration order (prost-reflect's `fields()` is by number),
+        // the order the generated code writes them in.
+        let declared = message
+            .descriptor_proto()
+            .field
+            .iter()
+            .filter_map(|proto| message.get_field(u32::try_from(proto.number()).ok()?));
+        let mut fields: Vec<Field> = declared
             .enumerate()
             .map(|(index, f)| {
                 let oneof = f

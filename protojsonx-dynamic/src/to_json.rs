@@ -60,10 +60,18 @@ pub(crate) fn transcode(
     let mut writer = Writer {
         schema,
         input,
-        lists: Vec::new(),
+        lists: LISTS.take(),
         depth: 0,
     };
-    encode_with(opts, out, |e| writer.message(e, index, &[(0, len)]))
+    let result = encode_with(opts, out, |e| writer.message(e, index, &[(0, len)]));
+    LISTS.set(writer.lists);
+    result
+}
+
+thread_local! {
+    /// The occurrence lists of the last transcode on this thread, kept so
+    /// that transcoding allocates only its output once they have grown.
+    static LISTS: std::cell::Cell<Vec<Vec<Occurrence>>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
 struct Writer<'s, 'b> {
@@ -82,9 +90,16 @@ impl<'b> Writer<'_, 'b> {
         match table.special {
             Some(Special::Any) => return self.any(e, parts),
             Some(Special::Wkt(codec)) => {
-                let slices: Vec<&[u8]> = parts.iter().map(|&s| self.bytes(s)).collect();
                 let at = parts.first().map_or(0, |p| p.0 as usize);
-                return (codec.write)(e, &slices).map_err(|m| binary_error(m, at));
+                let written = match parts {
+                    [] => (codec.write)(e, &[]),
+                    [one] => (codec.write)(e, &[self.bytes(*one)]),
+                    _ => {
+                        let slices: Vec<&[u8]> = parts.iter().map(|&s| self.bytes(s)).collect();
+                        (codec.write)(e, &slices)
+                    }
+                };
+                return written.map_err(|m| binary_error(m, at));
             }
             None => {}
         }
