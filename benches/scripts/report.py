@@ -371,6 +371,32 @@ def targets_14(results):
     return check.table()
 
 
+DYNAMIC = "protojsonx-dynamic"
+
+
+def targets_15(results):
+    """Issue 15's targets (the dynamic transcoder), each computed from this run."""
+    check = Checks(results)
+
+    def case(payload, direction, impl):
+        return (payload, direction, "default", impl)
+
+    for payload in PAYLOADS:
+        for direction in ("binary-to-json", "json-to-binary"):
+            dynamic = case(payload, direction, DYNAMIC)
+            if not results.row(*dynamic):
+                continue
+            reflect, generated = case(payload, direction, "prost-reflect"), case(payload, direction, "generated")
+            check(f"{payload} {direction}: ≥5x faster than prost-reflect",
+                  results.ratio(reflect, dynamic), lambda x: x >= 5, (reflect, dynamic))
+            check(f"{payload} {direction}: ≤1.5x the generated path's time",
+                  results.ratio(dynamic, generated), lambda x: x <= 1.5, (dynamic, generated))
+            reused = results.row(*case(payload, direction, DYNAMIC + "-reused-buf"))
+            check(f"{payload} {direction}: allocations per op with a reused output buffer, reported",
+                  reused and reused["allocs"], None)
+    return check.table()
+
+
 def turns_table(results):
     """Per variant group, its ratio to the default in every round's turns."""
     out = ["| group | median ratio | rounds' ratios (sorted) | instructions ratio |", "|---|---:|---|---:|"]
@@ -527,6 +553,12 @@ def main():
            "`clear()` then `merge()` on a kept message. Times are best rounds' ratios; the pretty-input and "
            "shuffled targets are the median round's ratio in turns, as issue 4's variant targets.", ""]
     md += targets_14(results)
+    md += ["", "## Targets of issue 15", "",
+           "Transcoding for a schema known only at run time, both ways: `protojsonx-dynamic` transcodes "
+           "from the descriptors with no message tree (`-reused-buf`: appending to a buffer kept from run to "
+           "run); `generated` goes through a generated message (prost decode + protojsonx encode, protojsonx "
+           "decode + prost encode); `prost-reflect` through a `DynamicMessage` and serde_json.", ""]
+    md += targets_15(results)
     md += ["", "## Variants timed in turns", ""] + turns_table(results)
     md += ["", "## Results", ""] + table(results)
     md += ["## Code size", ""] + code_size(args.release_dir) + [""]
