@@ -88,21 +88,30 @@ impl Builder {
     /// (tonic-prost-build, pbjson-build, ...): the descriptors of `protos` and
     /// of everything they import, with their comments, and the names of
     /// `protos` as the descriptors spell them, ready for
-    /// [`compile_fds`](Self::compile_fds). Prints `cargo:rerun-if-changed`
-    /// for every proto given and every include directory.
+    /// [`compile_fds`](Self::compile_fds). From a build script, prints
+    /// `cargo:rerun-if-changed` for every proto given and every include
+    /// directory; elsewhere (a program reading schemas at run time, like the
+    /// `protojsonx` command line) it prints nothing, leaving standard output
+    /// to the program.
     pub fn file_descriptor_set(
         &self,
         protos: &[impl AsRef<Path>],
     ) -> io::Result<(FileDescriptorSet, Vec<String>)> {
         let paths: Vec<&Path> = protos.iter().map(AsRef::as_ref).collect();
         let parsed = crate::parse::descriptors(&self.includes, &paths)?;
-        for proto in &paths {
+        if in_build_script() {
+            self.print_rerun_if_changed(&paths);
+        }
+        Ok(parsed)
+    }
+
+    fn print_rerun_if_changed(&self, paths: &[&Path]) {
+        for proto in paths {
             println!("cargo:rerun-if-changed={}", proto.display());
         }
         for dir in &self.includes {
             println!("cargo:rerun-if-changed={}", dir.display());
         }
-        Ok(parsed)
     }
 
     /// Generates code for the files named in `to_generate`, out of an already
@@ -128,4 +137,11 @@ impl Builder {
         }
         Ok(())
     }
+}
+
+/// Whether this process is a Cargo build script, the one reader of `cargo:`
+/// lines on standard output: Cargo gives build scripts `OUT_DIR` and `TARGET`
+/// (programs it runs or tests get no `TARGET`).
+fn in_build_script() -> bool {
+    std::env::var_os("OUT_DIR").is_some() && std::env::var_os("TARGET").is_some()
 }

@@ -1,0 +1,418 @@
+//! The command line: what `protojsonx` is asked to do, and its `--help`.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+use lexopt::{Arg, Parser, ValueExt};
+use protojsonx_dynamic::{DecodeOptions, EncodeOptions};
+
+use crate::failure::Failure;
+
+/// The text of `protojsonx --help`.
+pub const HELP: &str = "\
+protojsonx: binary protobuf to ProtoJSON and back, for message types known at run time
+
+Usage:
+  protojsonx to-json   --type NAME (--descriptor-set FILE | --proto FILE...) [OPTIONS] [INPUT]
+  protojsonx from-json --type NAME (--descriptor-set FILE | --proto FILE...) [OPTIONS] [INPUT]
+
+Commands:
+  to-json    Read binary protobuf, write ProtoJSON
+  from-json  Read ProtoJSON, write binary protobuf
+
+INPUT is a file; without it, or when it is `-`, standard input is read. The
+output goes to standard output, or to the file given with -o.
+
+Schema:
+      --type NAME            The message type, by full name: `shop.v1.Order`,
+                             `shop.v1.Order.Line` for a nested one (required)
+      --descriptor-set FILE  A serialized google.protobuf.FileDescriptorSet holding
+                             the type and all it uses (`protoc --include_imports -o
+                             FILE`, `buf build -o FILE`)
+      --proto FILE           A .proto file to compile, in process as build.rs does
+                             (no protoc needed; the protoc that $PROTOC names, if
+                             set); repeatable. google/protobuf/*.proto are built in
+  -I, --include DIR          A directory that --proto files and their imports are
+                             found under; repeatable. Default: the directory of
+                             each --proto file
+
+Input and output:
+  -o, --output FILE          Write to FILE instead of standard output (`-`: standard
+                             output). Without --stream, FILE is written only on success
+      --stream               Many messages instead of one. to-json reads
+                             length-delimited binary (each message preceded by its
+                             size as a varint, as protobuf's writeDelimitedTo writes)
+                             and writes NDJSON, one JSON per line (with --indent, one
+                             pretty-printed JSON after another). from-json reads
+                             NDJSON, one message per line, blank lines skipped, and
+                             writes length-delimited binary. The output is flushed
+                             whenever the input pauses. Without --stream, exactly
+                             one message is read and one written (to-json ends its
+                             JSON with a newline)
+
+to-json options:
+      --use-proto-names      Keys as the .proto field names (`user_id`), not the JSON
+                             names (`userId`)
+      --enums-as-ints        Enum values as numbers, not names
+      --emit-default-values  Also write fields without presence that hold their
+                             default value (0, \"\", false, [], {})
+      --emit-unpopulated     What --emit-default-values writes, and `null` for unset
+                             message fields and proto2 optional fields (Go's
+                             EmitUnpopulated)
+      --indent N             Pretty-print with N spaces per level (0 to 255; 0: new
+                             lines only)
+      --ensure-ascii         Escape every character outside ASCII as \\uXXXX
+
+from-json options:
+      --ignore-unknown-fields
+                             Skip keys that name no field, and enum names the enum
+                             does not have, instead of failing
+      --allow-partial        Accept objects that leave out a proto2 required field
+      --max-depth N          The deepest nesting of objects and arrays accepted
+                             (default 100)
+
+  -h, --help                 Print this help
+  -V, --version              Print the version
+
+Errors are told on standard error, FILE being the input's path or <stdin>:
+  FILE:LINE:COLUMN: MESSAGE at `field.path`
+      in ProtoJSON input; in a stream, LINE counts the lines of the whole input
+  FILE: MESSAGE at `field.path` (byte N)
+  FILE: message K: MESSAGE at `field.path` (byte N)
+      in binary input, the second in a stream: message K (counting from 1) is in
+      error, N counting the bytes of the whole input
+A stream stops at its first error, after writing the messages before it.
+
+Exit status: 0 on success; 1 when the schema, the input or the output is in
+error; 2 when the command line is (an unknown option, no --type, a --type the
+schema does not have).
+
+Examples:
+  protojsonx to-json -I proto --proto proto/shop/v1/order.proto --type shop.v1.Order order.bin
+  protojsonx from-json --descriptor-set shop.binpb --type shop.v1.Order -o order.bin order.json
+  protojsonx to-json --stream --descriptor-set shop.binpb --type shop.v1.Order < orders.bin
+  protojsonx from-json --stream --ignore-unknown-fields --descriptor-set shop.binpb \\
+      --type shop.v1.Order orders.ndjson > orders.bin
+";
+
+/// What the command line asks for.
+pub enum Command {
+    /// Print [`HELP`].
+    Help,
+    /// Print the version.
+    Version,
+    /// Transcode.
+    Run(Job),
+}
+
+/// Which way to transcode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    /// Binary protobuf in, ProtoJSON out (`to-json`).
+    ToJson,
+    /// ProtoJSON in, binary protobuf out (`from-json`).
+    FromJson,
+}
+
+/// Where the message types come from.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Schema {
+    /// A serialized `FileDescriptorSet`.
+    DescriptorSet(PathBuf),
+    /// `.proto` files to compile, and the directories they and their imports are under.
+    Protos {
+        /// The `.proto` files.
+        files: Vec<PathBuf>,
+        /// The include directories, as given (maybe none).
+        includes: Vec<PathBuf>,
+    },
+}
+
+/// A transcoding run, as the command line describes it.
+#[derive(Debug)]
+pub struct Job {
+    /// Which way.
+    pub direction: Direction,
+    /// Where the types come from.
+    pub schema: Schema,
+    /// The full name of the message type, without a leading dot.
+    pub type_name: String,
+    /// The input file; `None` for standard input.
+    pub input: Option<PathBuf>,
+    /// The output file; `None` for standard output.
+    pub output: Option<PathBuf>,
+    /// Many messages (length-delimited binary, NDJSON) instead of one.
+    pub stream: bool,
+    /// How JSON is written (to-json).
+    pub encode: EncodeOptions,
+    /// How JSON is read (from-json).
+    pub decode: DecodeOptions,
+}
+
+/// Reads the command line (without the program name).
+pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, Failure> {
+    let mut parser = Parser::from_args(args);
+    let mut raw = Raw::default();
+    while let Some(arg) = parser.next()? {
+        let name = match arg {
+            Arg::Value(value) if raw.direction.is_none() && value == "help" => {
+                return Ok(Command::Help);
+            }
+            Arg::Value(value) => {
+                raw.positional(value)?;
+                continue;
+            }
+            Arg::Short(letter) => short_name(letter)?.to_owned(),
+            Arg::Long(name) => name.to_owned(),
+        };
+        match name.as_str() {
+            "help" => return Ok(Command::Help),
+            "version" => return Ok(Command::Version),
+            _ => raw.option(&name, &mut parser)?,
+        }
+    }
+    raw.finish().map(Command::Run)
+}
+
+/// The long option a short one stands for.
+fn short_name(letter: char) -> Result<&'static str, lexopt::Error> {
+    match letter {
+        'h' => Ok("help"),
+        'V' => Ok("version"),
+        'I' => Ok("include"),
+        'o' => Ok("output"),
+        _ => Err(lexopt::Error::UnexpectedOption(format!("-{letter}"))),
+    }
+}
+
+/// The command line as read so far, before its checks.
+#[derive(Default)]
+struct Raw {
+    direction: Option<Direction>,
+    input: Option<PathBuf>,
+    output: Option<PathBuf>,
+    type_name: Option<String>,
+    descriptor_set: Option<PathBuf>,
+    protos: Vec<PathBuf>,
+    includes: Vec<PathBuf>,
+    stream: bool,
+    encode: EncodeOptions,
+    decode: DecodeOptions,
+    /// The to-json options given, by name, to check they suit the command.
+    encode_flags: Vec<String>,
+    /// The from-json options given, by name.
+    decode_flags: Vec<String>,
+}
+
+impl Raw {
+    /// The command, then the input file.
+    fn positional(&mut self, value: OsString) -> Result<(), Failure> {
+        if self.direction.is_none() {
+            self.direction = Some(direction(&value)?);
+        } else if self.input.is_none() {
+            self.input = Some(value.into());
+        } else {
+            let value = value.to_string_lossy();
+            return Err(Failure::Usage(format!(
+                "unexpected argument `{value}`: give one INPUT file at most"
+            )));
+        }
+        Ok(())
+    }
+
+    /// The option `--name`, taking its value from `parser` if it has one.
+    fn option(&mut self, name: &str, parser: &mut Parser) -> Result<(), lexopt::Error> {
+        match name {
+            "type" => self.type_name = Some(parser.value()?.string()?),
+            "descriptor-set" => self.descriptor_set = Some(parser.value()?.into()),
+            "proto" => self.protos.push(parser.value()?.into()),
+            "include" => self.includes.push(parser.value()?.into()),
+            "output" => self.output = Some(parser.value()?.into()),
+            "stream" => self.stream = true,
+            _ => return self.encode_option(name, parser),
+        }
+        Ok(())
+    }
+
+    /// The to-json option `--name`.
+    fn encode_option(&mut self, name: &str, parser: &mut Parser) -> Result<(), lexopt::Error> {
+        let opts = self.encode;
+        self.encode = match name {
+            "use-proto-names" => opts.use_proto_names(true),
+            "enums-as-ints" => opts.enums_as_ints(true),
+            "emit-default-values" => opts.emit_default_values(true),
+            "emit-unpopulated" => opts.emit_unpopulated(true),
+            "ensure-ascii" => opts.ensure_ascii(true),
+            "indent" => opts.indent(parser.value()?.parse()?),
+            _ => return self.decode_option(name, parser),
+        };
+        self.encode_flags.push(name.to_owned());
+        Ok(())
+    }
+
+    /// The from-json option `--name`.
+    fn decode_option(&mut self, name: &str, parser: &mut Parser) -> Result<(), lexopt::Error> {
+        let opts = self.decode;
+        self.decode = match name {
+            "ignore-unknown-fields" => opts.ignore_unknown_fields(true),
+            "allow-partial" => opts.allow_partial(true),
+            "max-depth" => opts.max_depth(parser.value()?.parse()?),
+            _ => return Err(lexopt::Error::UnexpectedOption(format!("--{name}"))),
+        };
+        self.decode_flags.push(name.to_owned());
+        Ok(())
+    }
+
+    /// Checks what was read and makes it a [`Job`].
+    fn finish(self) -> Result<Job, Failure> {
+        let usage = |text: &str| Failure::Usage(text.to_owned());
+        let direction = self
+            .direction
+            .ok_or_else(|| usage("no command: give `to-json` or `from-json`"))?;
+        let type_name = self.type_name.as_deref().ok_or_else(|| {
+            usage("no --type: give the message type by its full name, like `shop.v1.Order`")
+        })?;
+        self.check_flags(direction)?;
+        Ok(Job {
+            direction,
+            schema: self.schema()?,
+            type_name: type_name.trim_start_matches('.').to_owned(),
+            input: self.input.filter(|path| path.as_os_str() != "-"),
+            output: self.output.filter(|path| path.as_os_str() != "-"),
+            stream: self.stream,
+            encode: self.encode,
+            decode: self.decode,
+        })
+    }
+
+    /// Fails on a to-json option given to from-json, or the other way round.
+    fn check_flags(&self, direction: Direction) -> Result<(), Failure> {
+        let (misplaced, owner) = match direction {
+            Direction::ToJson => (self.decode_flags.first(), "from-json"),
+            Direction::FromJson => (self.encode_flags.first(), "to-json"),
+        };
+        match misplaced {
+            Some(flag) => Err(Failure::Usage(format!(
+                "--{flag} is an option of `{owner}` (it changes how JSON is {})",
+                if owner == "to-json" {
+                    "written"
+                } else {
+                    "read"
+                }
+            ))),
+            None => Ok(()),
+        }
+    }
+
+    /// The schema: a descriptor set or `.proto` files, not both.
+    fn schema(&self) -> Result<Schema, Failure> {
+        let usage = |text: &str| Err(Failure::Usage(text.to_owned()));
+        match (&self.descriptor_set, self.protos.is_empty()) {
+            (Some(_), false) => usage("give --descriptor-set or --proto, not both"),
+            (None, true) => usage("no schema: give --descriptor-set FILE or --proto FILE"),
+            (Some(_), true) if !self.includes.is_empty() => {
+                usage("-I/--include is for --proto files, not for --descriptor-set")
+            }
+            (Some(path), true) => Ok(Schema::DescriptorSet(path.clone())),
+            (None, false) => Ok(Schema::Protos {
+                files: self.protos.clone(),
+                includes: self.includes.clone(),
+            }),
+        }
+    }
+}
+
+/// The command named `value`.
+fn direction(value: &OsString) -> Result<Direction, Failure> {
+    match value.to_str() {
+        Some("to-json") => Ok(Direction::ToJson),
+        Some("from-json") => Ok(Direction::FromJson),
+        _ => Err(Failure::Usage(format!(
+            "unknown command `{}`: give `to-json` or `from-json`",
+            value.to_string_lossy()
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn job(args: &str) -> Result<Job, Failure> {
+        match parse(args.split_whitespace().map(OsString::from))? {
+            Command::Run(job) => Ok(job),
+            _ => panic!("`{args}` is not a run"),
+        }
+    }
+
+    fn usage_error(args: &str) -> String {
+        match job(args) {
+            Err(Failure::Usage(text)) => text,
+            other => panic!("`{args}` gave {other:?}"),
+        }
+    }
+
+    #[test]
+    fn options_go_anywhere_and_fill_the_job() {
+        let job = job("--type .a.B to-json -I inc --proto a.proto --indent 2 in.bin -o -").unwrap();
+        assert_eq!(job.direction, Direction::ToJson);
+        assert_eq!(job.type_name, "a.B");
+        assert_eq!(job.input, Some(PathBuf::from("in.bin")));
+        assert_eq!(job.output, None);
+        assert_eq!(job.encode, EncodeOptions::new().indent(2));
+        assert_eq!(
+            job.schema,
+            Schema::Protos {
+                files: vec!["a.proto".into()],
+                includes: vec!["inc".into()]
+            }
+        );
+    }
+
+    #[test]
+    fn decode_options_are_read() {
+        let job = job("from-json --type a.B --descriptor-set s.pb --max-depth 7 --allow-partial -")
+            .unwrap();
+        let opts = DecodeOptions::new().max_depth(7).allow_partial(true);
+        assert_eq!((job.decode, job.input), (opts, None));
+    }
+
+    #[test]
+    fn mistakes_are_usage_errors() {
+        let base = "--type a.B --descriptor-set s.pb";
+        for (args, expected) in [
+            (base.to_string(), "no command"),
+            (format!("json {base}"), "unknown command `json`"),
+            ("to-json --descriptor-set s.pb".into(), "no --type"),
+            ("to-json --type a.B".into(), "no schema"),
+            (format!("to-json {base} --proto a.proto"), "not both"),
+            (
+                format!("to-json {base} -I x"),
+                "-I/--include is for --proto",
+            ),
+            (
+                format!("to-json {base} --ignore-unknown-fields"),
+                "of `from-json`",
+            ),
+            (format!("from-json {base} --enums-as-ints"), "of `to-json`"),
+            (format!("to-json {base} a b"), "unexpected argument `b`"),
+            (format!("to-json {base} --indent x"), "invalid digit"),
+            (format!("to-json {base} --indent 256"), "too large"),
+            (format!("to-json {base} --pretty"), "--pretty"),
+            (format!("to-json {base} -x"), "-x"),
+        ] {
+            let text = usage_error(&args);
+            assert!(text.contains(expected), "`{args}`: {text}");
+        }
+    }
+
+    #[test]
+    fn help_and_version_win() {
+        for args in ["--help", "to-json -h", "help", "to-json --type x --help"] {
+            let command = parse(args.split_whitespace().map(OsString::from)).unwrap();
+            assert!(matches!(command, Command::Help), "{args}");
+        }
+        let command = parse([OsString::from("-V")]).unwrap();
+        assert!(matches!(command, Command::Version));
+    }
+}
