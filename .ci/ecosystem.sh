@@ -65,13 +65,15 @@ python3 ecosystem/smoke.py "$target/debug"
 
 phase "docs: rustdoc -D warnings, doctests"
 RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps --all-features \
-    -p protojsonx-runtime -p protoc-gen-rust-protojsonx -p protojsonx-tonic -p protojsonx-axum
+    -p protojsonx-runtime -p protoc-gen-rust-protojsonx -p protojsonx-tonic -p protojsonx-axum \
+    -p protojsonx-dynamic -p protojsonx-cli
 cargo test --quiet --doc --all-features -p protojsonx-runtime -p protoc-gen-rust-protojsonx \
-    -p protojsonx-tonic -p protojsonx-axum
+    -p protojsonx-tonic -p protojsonx-axum -p protojsonx-dynamic
 
 phase "publishable: MSRV lint (rust-version 1.85), cargo package"
 cargo clippy --quiet --all-targets --all-features -p protojsonx-runtime -p protoc-gen-rust-protojsonx \
-    -p protojsonx-tonic -p protojsonx-axum -- -D warnings -D clippy::incompatible_msrv
+    -p protojsonx-tonic -p protojsonx-axum -p protojsonx-dynamic -p protojsonx-cli \
+    -- -D warnings -D clippy::incompatible_msrv
 # --allow-dirty: CI's clone may have build products the lead did not commit.
 cargo package --quiet --allow-dirty -p protojsonx-runtime
 cargo package --quiet --allow-dirty -p protoc-gen-rust-protojsonx
@@ -79,6 +81,6 @@ cargo package --quiet --allow-dirty -p protoc-gen-rust-protojsonx
 # through an optional build-dependency, on the generator): packaged together,
 # cargo verifies each against the others' packages.
 cargo package --quiet --allow-dirty -p protojsonx-runtime -p protoc-gen-rust-protojsonx \
-    -p protojsonx-tonic -p protojsonx-axum
+    -p protojsonx-tonic -p protojsonx-axum -p protojsonx-dynamic -p protojsonx-cli
 
 phase "ecosystem checks passed"
