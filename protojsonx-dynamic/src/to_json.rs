@@ -461,7 +461,9 @@ impl<'b> Writer<'_, 'b> {
         };
         let f = &table.fields[winner.field as usize];
         key(e, f);
+        let once = members().filter(|o| o.field == winner.field).count() == 1;
         let result = match f.kind {
+            Kind::Message(m) | Kind::Group(m) if once => self.message(e, m, &[winner.span()]),
             Kind::Message(_) | Kind::Group(_) => {
                 let cutoff = members()
                     .filter(|o| o.field != winner.field)

@@ -175,9 +175,7 @@ pub(crate) fn nested<E>(
     let width = prost::encoding::encoded_len_varint(len as u64);
     out.resize(out.len() + width - 1, 0);
     out.copy_within(start..start + len, start - 1 + width);
-    let mut prefix = Vec::with_capacity(width);
-    encode_varint(len as u64, &mut prefix);
-    out[start - 1..start - 1 + width].copy_from_slice(&prefix);
+    encode_varint(len as u64, &mut &mut out[start - 1..start - 1 + width]);
     Ok(())
 }
 
