@@ -11,7 +11,9 @@
 use std::collections::HashSet;
 
 use prost::encoding::WireType;
-use protojsonx_runtime::__private::{Decoder, MapKey, Probe, decode_with, probe_any, well_known};
+use protojsonx_runtime::__private::{
+    Decoder, MapKey, Probe, decode_with, probe_any, read_value_member, well_known,
+};
 use protojsonx_runtime::{DecodeOptions, Error};
 
 use crate::table::{Card, Field, Kind, Schema};
@@ -305,24 +307,7 @@ impl JsonReader<'_> {
         start: usize,
         out: &mut Vec<u8>,
     ) -> Result<(), Error> {
-        let mut seen_type = false;
-        let mut seen_value = false;
-        d.read_object(|d, key| match key {
-            b"@type" => {
-                d.mark_seen(&mut seen_type)?;
-                d.skip_value()
-            }
-            b"value" => {
-                d.mark_seen(&mut seen_value)?;
-                self.any(d, out)
-            }
-            _ => d.unknown_field(key),
-        })?;
-        if !seen_value {
-            let message = "missing \"value\" field in google.protobuf.Any of a well-known type";
-            return Err(d.invalid_at(start, message.into()));
-        }
-        Ok(())
+        read_value_member(d, start, true, |d| self.any(d, out))
     }
 }
 

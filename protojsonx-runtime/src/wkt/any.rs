@@ -263,6 +263,23 @@ pub(crate) fn read_packed<M: ProtoJson + Message + Default + 'static>(
         d.read_any_body(&mut msg)?;
         return encode_packed(&msg, value);
     }
+    // Like Go, tolerate an Empty without "value", as some runtimes write it.
+    let needs_value = TypeId::of::<M>() != TypeId::of::<()>();
+    read_value_member(d, start, needs_value, |d| msg.read_json(d))?;
+    encode_packed(&msg, value)
+}
+
+/// Reads the object of an `Any` that packs a well-known type (its `@type`
+/// found already, and skipped here once): its `value` member, through
+/// `read`. `start` is the object's offset; a missing `value` is an error
+/// when `needs_value`. Part of the contract with the dynamic transcoder,
+/// which reads an `Any` packed in an `Any` through its pool.
+pub fn read_value_member(
+    d: &mut Decoder<'_>,
+    start: usize,
+    needs_value: bool,
+    mut read: impl FnMut(&mut Decoder<'_>) -> Result<(), Error>,
+) -> Result<(), Error> {
     let mut seen_type = false;
     let mut seen_value = false;
     d.read_object(|d, key| match key {
@@ -272,16 +289,15 @@ pub(crate) fn read_packed<M: ProtoJson + Message + Default + 'static>(
         }
         b"value" => {
             d.mark_seen(&mut seen_value)?;
-            msg.read_json(d)
+            read(d)
         }
         _ => d.unknown_field(key),
     })?;
-    // Like Go, tolerate an Empty without "value", as some runtimes write it.
-    if !seen_value && TypeId::of::<M>() != TypeId::of::<()>() {
+    if !seen_value && needs_value {
         let message = "missing \"value\" field in google.protobuf.Any of a well-known type";
         return Err(d.invalid_at(start, message.into()));
     }
-    encode_packed(&msg, value)
+    Ok(())
 }
 
 /// Appends the binary encoding of `msg` to `value`, which has room for
