@@ -36,6 +36,9 @@ IMPLS = OrderedDict([
     ("prost", "#7f7f7f"),
     ("prost-reused-buf", "#c7c7c7"),
     ("prost-clear-merge", "#bcbd22"),
+    ("protojsonx-dynamic", "#17becf"),
+    ("protojsonx-dynamic-reused-buf", "#9edae5"),
+    ("generated", "#dbdb8d"),
     ("pbjson", "#1f77b4"),
     ("prost-reflect", "#9467bd"),
     ("serde_json", "#2ca02c"),
@@ -394,6 +397,11 @@ def targets_15(results):
             reused = results.row(*case(payload, direction, DYNAMIC + "-reused-buf"))
             check(f"{payload} {direction}: allocations per op with a reused output buffer, reported",
                   reused and reused["allocs"], None)
+    compile = results.row("schema", "compile-tables", "default", DYNAMIC)
+    if compile and compile.get("ns"):
+        per_type = compile["ns"] / compile["json_bytes"] / 1000
+        check(f"table compilation, paid once: {fmt_ns(compile['ns'])} for the {compile['json_bytes']} message "
+              f"types of the benchmark schemas, µs per type (reported)", per_type, None)
     return check.table()
 
 

@@ -22,6 +22,8 @@ pub enum Direction {
     Unmarshal,
     BinaryToJson,
     JsonToBinary,
+    /// Compiling the dynamic transcoder's tables for a whole schema.
+    CompileTables,
 }
 
 impl Direction {
@@ -32,6 +34,7 @@ impl Direction {
             Direction::Unmarshal => "unmarshal",
             Direction::BinaryToJson => "binary-to-json",
             Direction::JsonToBinary => "json-to-binary",
+            Direction::CompileTables => "compile-tables",
         }
     }
 }
@@ -426,6 +429,24 @@ where
     }
 }
 
+/// A new dynamic pool of every benchmark schema, every table compiled: the
+/// one-time cost of the dynamic transcoder (its `json_len` is the number of
+/// message types, for the cost per type).
+fn compile_tables() -> Case {
+    let types = pool().all_messages().len();
+    Case {
+        payload: "schema",
+        direction: Direction::CompileTables,
+        variant: "default",
+        implementation: "protojsonx-dynamic",
+        json_len: types,
+        run: Box::new(|| {
+            let fresh = protojsonx_dynamic::Pool::from_descriptor_pool(pool().clone());
+            black_box(fresh.compile_all());
+        }),
+    }
+}
+
 /// prost-reflect's decode: a `DynamicMessage` through serde_json.
 pub fn reflect_decode(descriptor: &MessageDescriptor, json: &[u8]) -> DynamicMessage {
     let mut de = serde_json::Deserializer::from_slice(json);
@@ -514,6 +535,7 @@ impl Payloads {
         cases.extend(self.order.cases(true, true));
         cases.extend(self.batch.cases(true, true));
         cases.extend(self.otlp.cases(true, true));
+        cases.push(compile_tables());
         cases
     }
 }

@@ -128,6 +128,17 @@ impl Pool {
         })
     }
 
+    /// Compiles the table of every message type now (they are otherwise
+    /// compiled on first use), for a server that would rather pay at start
+    /// than on its first requests. Returns how many there are.
+    pub fn compile_all(&self) -> usize {
+        let count = self.inner.descriptors.all_messages().len();
+        for index in 0..count {
+            self.inner.schema.table(index as u32);
+        }
+        count
+    }
+
     /// The full names of the message types in the pool.
     pub fn message_names(&self) -> impl Iterator<Item = String> + '_ {
         self.inner
