@@ -877,7 +877,7 @@ const SCAN_KEYS: usize = 32;
 /// proto name, each quoted and followed by a colon, as the encoder writes them.
 pub type FieldKeys = (&'static [u8], &'static [u8]);
 
-/// [`FieldKeys`] made at run time, for [`Decoder::read_fields_owned`].
+/// `FieldKeys` made at run time, for [`Decoder::read_fields_owned`].
 pub type OwnedFieldKeys = (Box<[u8]>, Box<[u8]>);
 
 /// The key of a member being read, for error paths.
