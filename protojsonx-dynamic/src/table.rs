@@ -450,10 +450,14 @@ pub(crate) struct EnumTable {
 }
 
 impl EnumTable {
+    /// The table of `e`. Its values are taken in declaration order (from
+    /// the descriptor proto: prost-reflect's `values()` are by number, and
+    /// aliases of one number in no set order): the first name declared for
+    /// a number is the one written, as in the generated code and protoc.
     fn compile(e: &EnumDescriptor) -> EnumTable {
         let mut names: Vec<(i32, Box<str>)> = Vec::new();
         let mut values = HashMap::new();
-        for v in e.values() {
+        for v in &e.enum_descriptor_proto().value {
             values
                 .entry(v.name().as_bytes().into())
                 .or_insert(v.number());

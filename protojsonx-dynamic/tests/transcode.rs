@@ -63,3 +63,12 @@ fn maps_round_trip() {
         r#"{"repeatedNestedMessage":[{"a":1234},{"a":5678}]}"#
     );
 }
+
+#[test]
+fn an_aliased_enum_value_is_written_by_its_first_name() {
+    // optional_aliased_enum = 2: ALIAS_BAZ, declared before MOO, moo and bAz.
+    assert_eq!(
+        to_json(&proto3(), b"\xb8\x01\x02"),
+        r#"{"optionalAliasedEnum":"ALIAS_BAZ"}"#
+    );
+}
