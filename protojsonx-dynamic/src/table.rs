@@ -175,10 +175,13 @@ pub(crate) struct Field {
 }
 
 impl Field {
-    /// Whether a JSON `null` is a value of this field rather than "not set":
-    /// for `google.protobuf.Value` and `google.protobuf.NullValue`.
+    /// Whether a JSON `null` for this field is read rather than taken as
+    /// "not set": a value of `google.protobuf.Value` and
+    /// `google.protobuf.NullValue`, and for a repeated field of them not a
+    /// list (the array reader rejects it, as the generated code, Go and
+    /// Python do). For a map `null` is "not set", whatever its values.
     pub(crate) fn null_is_value(&self, schema: &Schema) -> bool {
-        if matches!(self.card, Card::Repeated { .. } | Card::Map { .. }) {
+        if matches!(self.card, Card::Map { .. }) {
             return false;
         }
         kind_takes_null(self.kind, schema)

@@ -72,3 +72,18 @@ fn an_aliased_enum_value_is_written_by_its_first_name() {
         r#"{"optionalAliasedEnum":"ALIAS_BAZ"}"#
     );
 }
+
+#[test]
+fn null_for_a_repeated_value_field_is_an_error() {
+    // `null` is a Value, so not "not set"; nor is it a list (as in the
+    // generated code, Go and Python).
+    let err = proto3()
+        .json_to_binary(br#"{"repeatedValue": null}"#, &DecodeOptions::new())
+        .unwrap_err();
+    assert_eq!(err.kind(), protojsonx_dynamic::ErrorKind::InvalidValue);
+    assert_eq!(
+        err.to_string(),
+        "expected array, found null at `repeatedValue` (line 1, column 19)"
+    );
+    assert_eq!(round_trip(&proto3(), r#"{"repeatedInt32": null}"#), "{}");
+}
