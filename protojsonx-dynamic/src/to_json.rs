@@ -236,12 +236,16 @@ impl<'b> Writer<'_, 'b> {
     }
 
     /// Whether a scalar value is its type's default (a field without
-    /// presence is then left out).
+    /// presence is then left out). A 32-bit varint is its low 32 bits, as
+    /// prost reads it: a varint of 2^32 is an `int32` 0.
     fn is_default(&self, kind: Kind, span: Span) -> bool {
         let bytes = self.bytes(span);
         match kind {
             Kind::String | Kind::Bytes => bytes.is_empty(),
             Kind::Message(_) | Kind::Group(_) => false,
+            Kind::Int32 | Kind::Uint32 | Kind::Sint32 | Kind::Enum(_) => {
+                raw_value(kind, bytes) as u32 == 0
+            }
             _ => raw_value(kind, bytes) == 0,
         }
     }

@@ -74,6 +74,22 @@ fn an_aliased_enum_value_is_written_by_its_first_name() {
 }
 
 #[test]
+fn a_32_bit_varint_whose_low_bits_are_0_is_the_default() {
+    // optional_int32 and optional_nested_enum as varints of 2^32 and 2^63:
+    // prost reads their low 32 bits, 0, and the default is not written.
+    let m = proto3();
+    assert_eq!(to_json(&m, b"\x08\x80\x80\x80\x80\x10"), "{}");
+    assert_eq!(
+        to_json(&m, b"\xa8\x01\x80\x80\x80\x80\x80\x80\x80\x80\x80\x01"),
+        "{}"
+    );
+    assert_eq!(
+        to_json(&m, b"\x08\x81\x80\x80\x80\x10"),
+        r#"{"optionalInt32":1}"#
+    );
+}
+
+#[test]
 fn null_for_a_repeated_value_field_is_an_error() {
     // `null` is a Value, so not "not set"; nor is it a list (as in the
     // generated code, Go and Python).
