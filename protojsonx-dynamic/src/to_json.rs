@@ -13,15 +13,21 @@
 use std::cmp::Ordering;
 
 use prost::encoding::{WireType, decode_varint};
-use protojsonx_runtime::__private::{Encoder, binary_error, encode_error, encode_with, well_known};
+use protojsonx_runtime::__private::{
+    Encoder, WellKnown, binary_error, encode_error, encode_with, well_known,
+};
 use protojsonx_runtime::{EncodeOptions, Error};
 
 use crate::table::{Card, Field, Kind, Schema, Table};
 use crate::wire::{RawField, WireReader, fixed32, fixed64, varint};
 use crate::wkt::Special;
 
-/// How deep messages may nest in the binary input, as in prost.
+/// How deep messages may nest below the top-level one in the binary
+/// input, as in prost (and in what an `Any` packs, counted afresh).
 const MAX_DEPTH: u32 = 100;
+
+/// How deep `Any`s may nest, one packing the next, as in the runtime.
+const MAX_ANY_DEPTH: u32 = 100;
 
 /// The `@type` and `value` keys of an `Any`.
 const TYPE_KEY: &[u8] = b",\"@type\":";
@@ -62,6 +68,7 @@ pub(crate) fn transcode(
         input,
         lists: LISTS.take(),
         depth: 0,
+        anys: 0,
     };
     let result = encode_with(opts, out, |e| writer.message(e, index, &[(0, len)]));
     LISTS.set(writer.lists);
@@ -79,7 +86,10 @@ struct Writer<'s, 'b> {
     input: &'b [u8],
     /// Occurrence lists, one per message being written, reused.
     lists: Vec<Vec<Occurrence>>,
+    /// Messages nested, counted from the input or the `Any` that packs them.
     depth: u32,
+    /// `Any`s nested.
+    anys: u32,
 }
 
 impl<'b> Writer<'_, 'b> {
@@ -87,6 +97,12 @@ impl<'b> Writer<'_, 'b> {
     fn message(&mut self, e: &mut Encoder<'_>, index: u32, parts: &[Span]) -> Result<(), Error> {
         let schema = self.schema;
         let table = schema.table(index);
+        // The top-level message is at depth 0: prost takes 100 levels below
+        // it, a well-known type among them.
+        if self.depth > MAX_DEPTH {
+            let at = parts.first().map_or(0, |p| p.0 as usize);
+            return Err(binary_error("recursion limit reached".into(), at));
+        }
         match table.special {
             Some(Special::Any) => return self.any(e, parts),
             Some(Special::Wkt(codec)) => {
@@ -102,10 +118,6 @@ impl<'b> Writer<'_, 'b> {
                 return written.map_err(|m| binary_error(m, at));
             }
             None => {}
-        }
-        if self.depth >= MAX_DEPTH {
-            let at = parts.first().map_or(0, |p| p.0 as usize);
-            return Err(binary_error("recursion limit reached".into(), at));
         }
         self.depth += 1;
         let mut list = self.lists.pop().unwrap_or_default();
@@ -484,8 +496,47 @@ impl<'b> Writer<'_, 'b> {
         result.map_err(|err| err.in_field(f.name.as_bytes()))
     }
 
-    /// Writes a `google.protobuf.Any` whose body is the concatenation of `parts`.
+    /// Writes a `google.protobuf.Any` whose body is the concatenation of
+    /// `parts`. Its own fields are part of the input (malformed ones are
+    /// binary errors); what it packs is not, for prost and so for the
+    /// generated code, which decode it afresh (with a depth limit of its
+    /// own) only to write it: an `Any` that cannot be written is an
+    /// encoding error, recorded as the generated code records it (the
+    /// first one met is reported, with no field path).
     fn any(&mut self, e: &mut Encoder<'_>, parts: &[Span]) -> Result<(), Error> {
+        let (url, value) = self.any_fields(parts)?;
+        let type_url = utf8(self.bytes(url), url.0)?;
+        if type_url.is_empty() && value.0 == value.1 {
+            let object = e.begin_object();
+            e.end_object(object);
+            return Ok(());
+        }
+        let packed = match self.packed_type(type_url) {
+            Ok(packed) => packed,
+            Err(message) => return fail(e, message),
+        };
+        if self.anys >= MAX_ANY_DEPTH {
+            let message =
+                format!("google.protobuf.Any values are nested more than {MAX_ANY_DEPTH} deep");
+            return fail(e, message);
+        }
+        self.anys += 1;
+        let depth = std::mem::replace(&mut self.depth, 0);
+        let result = self.packed(e, type_url, packed, value);
+        self.depth = depth;
+        self.anys -= 1;
+        if let Err(err) = result {
+            let message = format!(
+                "cannot decode the value of the google.protobuf.Any of type {type_url:?}: {}",
+                err.message()
+            );
+            e.fail(encode_error(message));
+        }
+        Ok(())
+    }
+
+    /// The spans of an `Any`'s type URL and value (the last of each).
+    fn any_fields(&self, parts: &[Span]) -> Result<(Span, Span), Error> {
         let mut url: Span = (0, 0);
         let mut value: Span = (0, 0);
         for &(start, end) in parts {
@@ -502,52 +553,72 @@ impl<'b> Writer<'_, 'b> {
                 *slot = (raw.start, raw.end);
             }
         }
-        let type_url = utf8(self.bytes(url), url.0)?;
-        if type_url.is_empty() && value.0 == value.1 {
-            let object = e.begin_object();
-            e.end_object(object);
-            return Ok(());
-        }
-        let name = crate::type_name(type_url).map_err(encode_error)?;
+        Ok((url, value))
+    }
+
+    /// What the type URL of an `Any` names, or why it names nothing.
+    fn packed_type(&self, type_url: &str) -> Result<Packed, String> {
+        let name = crate::type_name(type_url)?;
         if name == "google.protobuf.Any" {
-            let object = e.begin_object();
-            e.field(TYPE_KEY, TYPE_KEY);
-            e.string(type_url);
-            e.field(VALUE_KEY, VALUE_KEY);
-            self.any_depth(e, value)?;
-            e.end_object(object);
-            return Ok(());
+            return Ok(Packed::Any);
         }
         if let Some(entry) = well_known(name) {
+            return Ok(Packed::WellKnown(entry));
+        }
+        match self.schema.message_index(name) {
+            Some(index) => Ok(Packed::Message(index)),
+            None => Err(crate::unknown_type(name, type_url)),
+        }
+    }
+
+    /// Writes the object of an `Any` that packs `packed`, whose encoding
+    /// is the span `value`; an error is one in that encoding.
+    fn packed(
+        &mut self,
+        e: &mut Encoder<'_>,
+        type_url: &str,
+        packed: Packed,
+        value: Span,
+    ) -> Result<(), Error> {
+        if let Packed::WellKnown(entry) = packed {
+            // The runtime's entry writes the whole object itself.
             (entry.write)(e, type_url, self.bytes(value));
             return Ok(());
         }
-        let Some(index) = self.schema.message_index(name) else {
-            return Err(encode_error(crate::unknown_type(name, type_url)));
-        };
         let object = e.begin_object();
         e.field(TYPE_KEY, TYPE_KEY);
         e.string(type_url);
-        let mut result = Ok(());
-        e.inline_object(|e| result = self.message(e, index, &[value]));
-        result?;
+        if let Packed::Message(index) = packed {
+            let mut result = Ok(());
+            e.inline_object(|e| result = self.message(e, index, &[value]));
+            result?;
+        } else {
+            e.field(VALUE_KEY, VALUE_KEY);
+            self.any(e, &[value])?;
+        }
         e.end_object(object);
         Ok(())
     }
+}
 
-    /// An `Any` inside an `Any`, within the depth limit.
-    fn any_depth(&mut self, e: &mut Encoder<'_>, body: Span) -> Result<(), Error> {
-        if self.depth >= MAX_DEPTH {
-            return Err(binary_error(
-                "recursion limit reached".into(),
-                body.0 as usize,
-            ));
-        }
-        self.depth += 1;
-        let result = self.any(e, &[body]);
-        self.depth -= 1;
-        result
-    }
+/// What an `Any` packs.
+#[derive(Clone, Copy)]
+enum Packed {
+    /// Another `Any`.
+    Any,
+    /// A well-known type, written by the runtime's entry for it.
+    WellKnown(WellKnown),
+    /// A message of the pool, by index.
+    Message(u32),
+}
+
+/// Records an encoding error and writes a placeholder (the output is
+/// discarded), as the generated code does; writing goes on.
+#[cold]
+fn fail(e: &mut Encoder<'_>, message: String) -> Result<(), Error> {
+    e.fail(encode_error(message));
+    e.null();
+    Ok(())
 }
 
 /// A map entry: its key, its value's bytes, and where it was.

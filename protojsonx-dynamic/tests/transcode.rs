@@ -64,6 +64,30 @@ fn maps_round_trip() {
     );
 }
 
+/// Appends field `number` of `body` (length-delimited) to `out`.
+fn put_message(number: u32, body: &[u8], out: &mut Vec<u8>) {
+    prost::encoding::encode_key(number, prost::encoding::WireType::LengthDelimited, out);
+    prost::encoding::encode_varint(body.len() as u64, out);
+    out.extend_from_slice(body);
+}
+
+/// `TestAllTypesProto3` holding `inner` as `recursive_message`, `levels` deep.
+fn nested(levels: usize, inner: Vec<u8>) -> Vec<u8> {
+    (0..levels).fold(inner, |body, _| {
+        let mut out = Vec::new();
+        put_message(27, &body, &mut out);
+        out
+    })
+}
+
+/// An `Any` (its body) of type URL `url` holding `value`.
+fn any(url: &str, value: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    put_message(1, url.as_bytes(), &mut out);
+    put_message(2, value, &mut out);
+    out
+}
+
 #[test]
 fn an_aliased_enum_value_is_written_by_its_first_name() {
     // optional_aliased_enum = 2: ALIAS_BAZ, declared before MOO, moo and bAz.
@@ -87,6 +111,72 @@ fn a_32_bit_varint_whose_low_bits_are_0_is_the_default() {
         to_json(&m, b"\x08\x81\x80\x80\x80\x10"),
         r#"{"optionalInt32":1}"#
     );
+}
+
+#[test]
+fn an_any_whose_value_cannot_be_decoded_is_an_encoding_error() {
+    // The value is no part of the input for prost: the generated code
+    // fails to write it, with an encoding error.
+    let mut input = Vec::new();
+    let bad = any("type.googleapis.com/google.protobuf.Any", b"\x08\x01");
+    put_message(305, &bad, &mut input);
+    let err = proto3()
+        .binary_to_json(&input, &EncodeOptions::new())
+        .unwrap_err();
+    assert_eq!(err.kind(), protojsonx_dynamic::ErrorKind::Encode);
+    assert!(
+        err.message().starts_with(
+            "cannot decode the value of the google.protobuf.Any of type \
+             \"type.googleapis.com/google.protobuf.Any\": "
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_first_encoding_error_is_reported() {
+    // optional_struct {"a": Value without a kind}, then optional_any with a
+    // bad type URL: the struct is written first, its error wins.
+    let mut input = Vec::new();
+    put_message(305, &any("no-slash", b""), &mut input);
+    let mut entry = Vec::new();
+    put_message(1, b"a", &mut entry);
+    put_message(2, b"", &mut entry);
+    let mut object = Vec::new();
+    put_message(1, &entry, &mut object);
+    put_message(304, &object, &mut input);
+    let err = proto3()
+        .binary_to_json(&input, &EncodeOptions::new())
+        .unwrap_err();
+    assert_eq!(err.message(), "google.protobuf.Value has no kind set");
+}
+
+#[test]
+fn messages_nest_100_levels_deep_as_in_prost() {
+    let m = proto3();
+    let json = to_json(&m, &nested(100, Vec::new()));
+    assert_eq!(json.matches("recursiveMessage").count(), 100);
+    // One more level, or an Any one level too deep (a message as well).
+    let mut any_below = Vec::new();
+    put_message(305, &any("x/y", b""), &mut any_below);
+    for too_deep in [nested(101, Vec::new()), nested(100, any_below)] {
+        let err = m
+            .binary_to_json(&too_deep, &EncodeOptions::new())
+            .unwrap_err();
+        assert_eq!(err.kind(), protojsonx_dynamic::ErrorKind::Binary);
+        assert_eq!(err.message(), "recursion limit reached");
+    }
+}
+
+#[test]
+fn what_an_any_packs_nests_counted_afresh() {
+    // 90 levels, an Any, 60 more: prost decodes the Any's value apart, so
+    // neither reaches its limit of 100.
+    let url = "type.googleapis.com/protobuf_test_messages.proto3.TestAllTypesProto3";
+    let mut packed = Vec::new();
+    put_message(305, &any(url, &nested(60, Vec::new())), &mut packed);
+    let json = to_json(&proto3(), &nested(90, packed));
+    assert_eq!(json.matches("recursiveMessage").count(), 150);
 }
 
 #[test]
