@@ -1,4 +1,5 @@
-//! Parses the conformance test protos and the project's test protos once,
+//! Parses the conformance test protos, the project's test protos and the
+//! benchmark schemas (`event.v1`, `bench.v1`, `bench.otlp.v1`) once,
 //! generates their prost structs and ProtoJSON code into OUT_DIR, and writes
 //! the parsed `FileDescriptorSet` to `OUT_DIR/descriptors.bin` for the
 //! differential tests (Python builds its message classes from it).
@@ -10,9 +11,14 @@ use prost::Message;
 use prost_types::FileDescriptorSet;
 use protoc_gen_rust_protojsonx::Builder;
 
-const INCLUDES: [&str; 2] = ["../conformance/proto", "../tests/proto"];
+const INCLUDES: [&str; 4] = [
+    "../conformance/proto",
+    "../tests/proto",
+    "../examples/proto",
+    "../benches/proto",
+];
 
-const PROTOS: [&str; 7] = [
+const PROTOS: [&str; 10] = [
     "../conformance/proto/google/protobuf/test_messages_proto3.proto",
     "../conformance/proto/google/protobuf/test_messages_proto2.proto",
     "../tests/proto/protojsonx/test/scalars.proto",
@@ -20,6 +26,9 @@ const PROTOS: [&str; 7] = [
     "../tests/proto/protojsonx/other/other.proto",
     "../tests/proto/protojsonx/names/names.proto",
     "../tests/proto/protojsonx/legacy/legacy.proto",
+    "../examples/proto/event/v1/event.proto",
+    "../benches/proto/bench/v1/order.proto",
+    "../benches/proto/bench/otlp/v1/trace.proto",
 ];
 
 /// The package generated with BTreeMap, Bytes and boxing, as in `tests/build.rs`.

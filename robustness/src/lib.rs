@@ -1,7 +1,10 @@
 //! Robustness tests for protojsonx (issue 5): the code generated for the
-//! conformance test protos and the project's test protos, the proptest
+//! conformance test protos, the project's test protos and the benchmark
+//! schemas, the proptest
 //! strategies that build random messages of them, and the descriptor set the
-//! differential tests load into Python protobuf.
+//! differential tests load into Python protobuf; the oracles that hold the
+//! dynamic transcoder to the generated code (`dynamic`), and random binary
+//! messages of any type of the descriptor set (`random`).
 //!
 //! The tests live in `tests/` (hostile input, properties, error texts); the
 //! differential test is `diff/run.sh`, fed by the `diff-corpus` binary.
@@ -9,6 +12,8 @@
 // Lints that fire on prost-build's structs, not on the JSON code.
 #![allow(clippy::large_enum_variant, clippy::module_inception)]
 
+pub mod dynamic;
+pub mod random;
 pub mod strategy;
 
 /// `FileDescriptorSet` (binary) of every proto compiled here, with imports.
@@ -56,6 +61,29 @@ pub mod protojsonx {
     }
 }
 
+/// The benchmark schemas (`benches/proto`).
+pub mod bench {
+    /// The richer benchmark schema: every scalar, maps, a oneof, well-known types.
+    pub mod v1 {
+        include!(concat!(env!("OUT_DIR"), "/bench.v1.rs"));
+    }
+    /// OTLP's trace export request.
+    pub mod otlp {
+        /// `ExportTraceServiceRequest` and what it holds.
+        pub mod v1 {
+            include!(concat!(env!("OUT_DIR"), "/bench.otlp.v1.rs"));
+        }
+    }
+}
+
+/// The Go benchmark's payloads (`examples/proto`), also benchmarked.
+pub mod event {
+    /// `SmallObject`, `MediumEvent`, `LargeEventPayload`.
+    pub mod v1 {
+        include!(concat!(env!("OUT_DIR"), "/event.v1.rs"));
+    }
+}
+
 /// Decodes `json` into `held` with `decode_into` and afresh with
 /// `from_json_with`, under `opts`: both must give the same message (compared
 /// by their JSON, where NaN equals NaN) or the same error. The oracle of the
@@ -98,4 +126,7 @@ pub fn register_all() {
     protojsonx::names::register_protojsonx_types();
     protojsonx::legacy::register_protojsonx_types();
     protojsonx::variants::register_protojsonx_types();
+    bench::v1::register_protojsonx_types();
+    bench::otlp::v1::register_protojsonx_types();
+    event::v1::register_protojsonx_types();
 }
