@@ -16,7 +16,7 @@ use prost::encoding::{WireType, decode_varint};
 use protojsonx_runtime::__private::{
     Encoder, WellKnown, binary_error, encode_error, encode_with, well_known,
 };
-use protojsonx_runtime::{EncodeOptions, Error};
+use protojsonx_runtime::{EncodeOptions, Error, ErrorKind};
 
 use crate::table::{Card, Field, Kind, Schema, Table};
 use crate::wire::{RawField, WireReader, fixed32, fixed64, varint};
@@ -192,6 +192,15 @@ impl<'b> Writer<'_, 'b> {
 
     /// Writes one field (not a oneof member) from its occurrences.
     fn field(&mut self, e: &mut Encoder<'_>, f: &Field, these: &[Occurrence]) -> Result<(), Error> {
+        if let (Card::Implicit | Card::Optional { .. } | Card::Required(_), [shadowed @ .., _]) =
+            (f.card, these)
+        {
+            if !matches!(f.kind, Kind::Message(_) | Kind::Group(_)) {
+                for o in shadowed {
+                    self.check(f.kind, o.span())?;
+                }
+            }
+        }
         match f.card {
             Card::Implicit => match these.last() {
                 Some(last) if e.emit_defaults() || !self.is_default(f.kind, last.span()) => {
@@ -364,24 +373,50 @@ impl<'b> Writer<'_, 'b> {
         let object = e.begin_object();
         for (i, entry) in entries.iter().enumerate() {
             let next = entries.get(i + 1);
-            if next.is_some_and(|n| self.compare(&n.key, &entry.key) == Ordering::Equal) {
-                continue;
-            }
-            e.element();
-            self.map_key(e, &entry.key);
-            let span = entry.value.unwrap_or((0, 0));
-            self.value(e, value_kind, span)
+            let replaced =
+                next.is_some_and(|n| self.compare(&n.key, &entry.key) == Ordering::Equal);
+            self.entry_value(e, entry, value_kind, replaced)
                 .map_err(|err| err.in_key(&self.key_text(&entry.key)))?;
         }
         e.end_object(object);
         Ok(())
     }
 
-    /// Reads one map entry's key and value.
-    fn entry(&self, span: Span, key_kind: Kind, value_kind: Kind) -> Result<Entry, Error> {
+    /// Writes one map entry, or only checks it when a later entry of the
+    /// same key `replaced` it.
+    fn entry_value(
+        &mut self,
+        e: &mut Encoder<'_>,
+        entry: &Entry,
+        value_kind: Kind,
+        replaced: bool,
+    ) -> Result<(), Error> {
+        if replaced {
+            for &span in entry.earlier.iter().chain(&entry.value) {
+                self.check(value_kind, span)?;
+            }
+            return Ok(());
+        }
+        e.element();
+        self.map_key(e, &entry.key);
+        let span = entry.value.unwrap_or((0, 0));
+        match value_kind {
+            Kind::Message(m) if !entry.earlier.is_empty() => {
+                let parts: Vec<Span> = entry.earlier.iter().copied().chain([span]).collect();
+                self.message(e, m, &parts)
+            }
+            _ => self.value(e, value_kind, span),
+        }
+    }
+
+    /// Reads one map entry's key and value. Of a key or value met twice
+    /// the last is kept (a message value merges them all, as in prost),
+    /// and the others are checked.
+    fn entry(&mut self, span: Span, key_kind: Kind, value_kind: Kind) -> Result<Entry, Error> {
         let mut reader = WireReader::new(self.input, span.0, span.1);
-        let mut key = None;
+        let mut key: Option<RawField> = None;
         let mut value = None;
+        let mut earlier = Vec::new();
         while let Some(raw) = reader.next_field()? {
             let kind = match raw.number {
                 1 => key_kind,
@@ -392,9 +427,14 @@ impl<'b> Writer<'_, 'b> {
                 return Err(wire_error(&raw, kind.wire_type()));
             }
             if raw.number == 1 {
-                key = Some(raw);
-            } else {
-                value = Some((raw.start, raw.end));
+                if let Some(before) = key.replace(raw) {
+                    self.check(key_kind, (before.start, before.end))?;
+                }
+            } else if let Some(before) = value.replace((raw.start, raw.end)) {
+                match value_kind {
+                    Kind::Message(_) => earlier.push(before),
+                    _ => self.check(value_kind, before)?,
+                }
             }
         }
         let key = match key {
@@ -404,6 +444,7 @@ impl<'b> Writer<'_, 'b> {
         Ok(Entry {
             key,
             value,
+            earlier,
             at: span.0,
         })
     }
@@ -478,22 +519,56 @@ impl<'b> Writer<'_, 'b> {
         let f = &table.fields[winner.field as usize];
         key(e, f);
         let once = members().filter(|o| o.field == winner.field).count() == 1;
+        let message = matches!(f.kind, Kind::Message(_) | Kind::Group(_));
+        let cutoff = members()
+            .filter(|o| o.field != winner.field)
+            .map(|o| o.start)
+            .max();
+        // Written: the winner, or for a message its occurrences after the
+        // last other member's (prost merges those, and replaced the rest).
+        let written = |o: &Occurrence| {
+            o.field == winner.field
+                && if message {
+                    cutoff.is_none_or(|c| o.start > c)
+                } else {
+                    o.start == winner.start
+                }
+        };
+        for o in members().filter(|o| !written(o)) {
+            let shadowed = &table.fields[o.field as usize];
+            self.check(shadowed.kind, o.span())
+                .map_err(|err| err.in_field(shadowed.name.as_bytes()))?;
+        }
         let result = match f.kind {
             Kind::Message(m) | Kind::Group(m) if once => self.message(e, m, &[winner.span()]),
             Kind::Message(_) | Kind::Group(_) => {
-                let cutoff = members()
-                    .filter(|o| o.field != winner.field)
-                    .map(|o| o.start)
-                    .max();
-                let these: Vec<Occurrence> = members()
-                    .filter(|o| o.field == winner.field && cutoff.is_none_or(|c| o.start > c))
-                    .copied()
-                    .collect();
+                let these: Vec<Occurrence> = members().filter(|o| written(o)).copied().collect();
                 self.singular(e, f.kind, &these)
             }
             _ => self.value(e, f.kind, winner.span()),
         };
         result.map_err(|err| err.in_field(f.name.as_bytes()))
+    }
+
+    /// Checks a value that is not written, shadowed by a later one, as
+    /// prost reads it (it decodes every value it meets): a string must be
+    /// UTF-8 and a message well-formed all through (it is transcoded into
+    /// a scratch buffer; its encoding errors do not count, as it is not
+    /// written). The transcoder otherwise reads only what it writes.
+    #[cold]
+    fn check(&mut self, kind: Kind, span: Span) -> Result<(), Error> {
+        match kind {
+            Kind::String => utf8(self.bytes(span), span.0).map(drop),
+            Kind::Message(m) | Kind::Group(m) => {
+                let opts = EncodeOptions::new();
+                let mut scratch = Vec::new();
+                match encode_with(&opts, &mut scratch, |e| self.message(e, m, &[span])) {
+                    Err(err) if err.kind() == ErrorKind::Binary => Err(err),
+                    _ => Ok(()),
+                }
+            }
+            _ => Ok(()),
+        }
     }
 
     /// Writes a `google.protobuf.Any` whose body is the concatenation of
@@ -535,7 +610,8 @@ impl<'b> Writer<'_, 'b> {
         Ok(())
     }
 
-    /// The spans of an `Any`'s type URL and value (the last of each).
+    /// The spans of an `Any`'s type URL and value (the last of each; a
+    /// type URL before the last must be UTF-8 too).
     fn any_fields(&self, parts: &[Span]) -> Result<(Span, Span), Error> {
         let mut url: Span = (0, 0);
         let mut value: Span = (0, 0);
@@ -549,6 +625,10 @@ impl<'b> Writer<'_, 'b> {
                 };
                 if raw.wire != WireType::LengthDelimited {
                     return Err(wire_error(&raw, WireType::LengthDelimited));
+                }
+                if raw.number == 1 && slot.1 > slot.0 {
+                    // A type URL replaced by a later one is still a string.
+                    utf8(self.bytes(*slot), slot.0)?;
                 }
                 *slot = (raw.start, raw.end);
             }
@@ -625,6 +705,8 @@ fn fail(e: &mut Encoder<'_>, message: String) -> Result<(), Error> {
 struct Entry {
     key: MapKey,
     value: Option<Span>,
+    /// The value's earlier occurrences, for a message value (merged).
+    earlier: Vec<Span>,
     at: u32,
 }
 

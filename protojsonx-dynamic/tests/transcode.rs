@@ -193,3 +193,39 @@ fn null_for_a_repeated_value_field_is_an_error() {
     );
     assert_eq!(round_trip(&proto3(), r#"{"repeatedInt32": null}"#), "{}");
 }
+
+#[test]
+fn values_not_written_are_still_checked_as_prost_reads_them() {
+    // prost decodes every value it meets, so a malformed one is an error
+    // even where a later value replaces it (found by the `dynamic` fuzz
+    // target): a map entry replaced by one of the same key (""), whose
+    // nested message has a varint for its `corecursive`; a string replaced
+    // by a later one; a oneof member replaced by another; an Any's type URL.
+    let m = proto3();
+    for (input, path) in [
+        (
+            &b"\xba\x04\x04\x12\x02\x10\x10\xba\x04\x04\x90\xa0\x07\x79"[..],
+            r#"mapStringNestedMessage[""].corecursive"#,
+        ),
+        (b"\x72\x01\xff\x72\x01a", "optionalString"),
+        (
+            b"\x82\x07\x02\x10\x10\xf8\x06\x01",
+            "oneofNestedMessage.corecursive",
+        ),
+        (b"\x8a\x13\x05\x0a\x01\xff\x0a\x00", "optionalAny"),
+    ] {
+        let err = m.binary_to_json(input, &EncodeOptions::new()).unwrap_err();
+        assert_eq!(err.kind(), protojsonx_dynamic::ErrorKind::Binary, "{err}");
+        assert_eq!(err.path_string(), path);
+    }
+}
+
+#[test]
+fn a_map_entry_with_its_message_value_twice_merges_them() {
+    // {"k": {a: 1}} then, in the same entry, {corecursive: {optionalInt32: 2}}.
+    let input = b"\xba\x04\x0d\x0a\x01k\x12\x02\x08\x01\x12\x04\x12\x02\x08\x02";
+    assert_eq!(
+        to_json(&proto3(), input),
+        r#"{"mapStringNestedMessage":{"k":{"a":1,"corecursive":{"optionalInt32":2}}}}"#
+    );
+}
