@@ -107,6 +107,16 @@ fn null_is_a_value_only_for_value_and_null_value() {
     assert_eq!(m.wk, Some(well_known::Wk::OVal(value(Kind::NullValue(0)))));
     let err = WellKnown::from_json(r#"{"i64s": [null]}"#).unwrap_err();
     assert_eq!(err.path_string(), "i64s[0]");
+    // A map of Values set to null is not set, as in Go and Python (its
+    // values may be null, the map itself is not a Value).
+    let mut m = sample();
+    m.merge_json(r#"{"valMap": null}"#).unwrap();
+    assert_eq!(m.val_map, sample().val_map);
+    let mut m = sample();
+    protojsonx_runtime::decode_into(&mut m, br#"{"valMap": null}"#).unwrap();
+    assert!(m.val_map.is_empty());
+    let m = WellKnown::from_json(r#"{"valMap": {"n": null}}"#).unwrap();
+    assert_eq!(m.val_map["n"], value(Kind::NullValue(0)));
 }
 
 #[test]

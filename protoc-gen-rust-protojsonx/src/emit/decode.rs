@@ -141,7 +141,10 @@ fn holds_message(field: &Field) -> bool {
 /// oneof member: its oneof is reset at the end of the object if no other
 /// member set it.
 fn not_null(field: &Field, kind: &Kind) -> Option<TokenStream> {
-    if kind.null_is_value() || matches!(field.shape, Shape::Absent(_)) {
+    // A map of `Value`s set to `null` is not set, as in Go and Python: the
+    // map is not a `Value` (its values are). A list of them is an error.
+    let null_is_value = kind.null_is_value() && !matches!(field.shape, Shape::Map { .. });
+    if null_is_value || matches!(field.shape, Shape::Absent(_)) {
         return None;
     }
     if matches!(field.shape, Shape::OneofMember { .. }) {

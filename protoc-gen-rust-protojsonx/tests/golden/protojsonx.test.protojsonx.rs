@@ -1237,7 +1237,7 @@ impl ::protojsonx_runtime::ProtoJson for WellKnown {
                                     .get_or_insert_with(::core::default::Default::default),
                             )?;
                         }
-                        12 => {
+                        12 if !d.take_null_for(&mut self.val_map) => {
                             d.read_map(
                                 &mut self.val_map,
                                 ::protojsonx_runtime::__private::Decoder::new_message,
@@ -1394,7 +1394,7 @@ impl ::protojsonx_runtime::ProtoJson for OnlyValueMap {
                     _ => ::core::option::Option::None,
                 },
                 |d, field| {
-                    if field == 0 {
+                    if field == 0 && !d.take_null_for(&mut self.entries) {
                         d.read_map(
                             &mut self.entries,
                             ::protojsonx_runtime::__private::Decoder::new_message,
