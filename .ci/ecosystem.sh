@@ -75,11 +75,8 @@ cargo clippy --quiet --all-targets --all-features -p protojsonx-runtime -p proto
     -p protojsonx-tonic -p protojsonx-axum -p protojsonx-dynamic -p protojsonx-cli \
     -- -D warnings -D clippy::incompatible_msrv
 # --allow-dirty: CI's clone may have build products the lead did not commit.
-cargo package --quiet --allow-dirty -p protojsonx-runtime
-cargo package --quiet --allow-dirty -p protoc-gen-rust-protojsonx
-# The integration crates depend on the unpublished runtime (and protojsonx-tonic,
-# through an optional build-dependency, on the generator): packaged together,
-# cargo verifies each against the others' packages.
+# The crates depend on the unpublished runtime (and the generator): packaged
+# together, cargo verifies each against the others' packages, in one build.
 cargo package --quiet --allow-dirty -p protojsonx-runtime -p protoc-gen-rust-protojsonx \
     -p protojsonx-tonic -p protojsonx-axum -p protojsonx-dynamic -p protojsonx-cli
 
