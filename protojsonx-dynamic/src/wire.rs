@@ -50,6 +50,34 @@ impl<'b> WireReader<'b> {
     /// The next field, or `None` at the end of the body.
     #[inline]
     pub(crate) fn next_field(&mut self) -> Result<Option<RawField>, Error> {
+        // Most fields of most messages: a one-byte tag (fields 1 to 15)
+        // before a one-byte varint or length, or fixed-width bytes.
+        if let [tag @ 8..=0x7f, first, ..] = *self.rest {
+            // Where the value starts after the tag, and its length.
+            let (value_at, len) = match tag & 7 {
+                0 if first < 0x80 => (1, 1),
+                2 if first < 0x80 => (2, usize::from(first)),
+                5 => (1, 4),
+                1 => (1, 8),
+                _ => return self.next_field_slow(),
+            };
+            if let Some(rest) = self.rest.get(value_at + len..) {
+                let start = self.offset() + value_at as u32;
+                self.rest = rest;
+                return Ok(Some(RawField {
+                    number: u32::from(tag >> 3),
+                    wire: wire_type(tag),
+                    start,
+                    end: start + len as u32,
+                }));
+            }
+        }
+        self.next_field_slow()
+    }
+
+    /// [`next_field`](Self::next_field) for every other tag and value, and errors.
+    #[inline(never)]
+    fn next_field_slow(&mut self) -> Result<Option<RawField>, Error> {
         if self.rest.is_empty() {
             return Ok(None);
         }
@@ -124,6 +152,17 @@ impl<'b> WireReader<'b> {
             prost::encoding::skip_field(wire, inner, &mut self.rest, DecodeContext::default())
                 .map_err(|e| self.error(e.to_string()))?;
         }
+    }
+}
+
+/// The wire type of a one-byte tag with wire type 0, 1, 2 or 5.
+#[inline]
+fn wire_type(tag: u8) -> WireType {
+    match tag & 7 {
+        0 => WireType::Varint,
+        1 => WireType::SixtyFourBit,
+        2 => WireType::LengthDelimited,
+        _ => WireType::ThirtyTwoBit,
     }
 }
 
