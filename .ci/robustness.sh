@@ -10,7 +10,7 @@
 #   3. a short coverage-guided fuzzing run (libFuzzer via cargo-fuzz) of every
 #      target in fuzz/, starting from the checked-in corpus fuzz/corpus/.
 #
-# Knobs: FUZZ_SECONDS (per target, default 20), DIFF_COUNT (random messages,
+# Knobs: FUZZ_SECONDS (per target, default 15; two targets run at a time), DIFF_COUNT (random messages,
 # default 400). A crash leaves its input in fuzz/artifacts/<target>/.
 #
 # cargo-fuzz needs nightly-only rustc flags (-Z sanitizer, -C passes=sancov).
@@ -25,7 +25,7 @@ set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."   # repo root
 
-FUZZ_SECONDS="${FUZZ_SECONDS:-20}"
+FUZZ_SECONDS="${FUZZ_SECONDS:-15}"
 DIFF_COUNT="${DIFF_COUNT:-400}"
 CARGO_FUZZ_VERSION=0.13.2
 
@@ -60,20 +60,35 @@ fi
 export RUSTC_BOOTSTRAP=1
 cd fuzz
 timed cargo fuzz build -O -a --sanitizer none
-for target in $(cargo fuzz list); do
+# Fuzzes one target for FUZZ_SECONDS; on a crash prints the log's end.
+fuzz_one() {
+  local target=$1
   mkdir -p "corpus/$target"
   # New inputs go to a scratch corpus: the checked-in one stays as it is.
-  scratch="../.cache/robustness/fuzz/$target"
+  local scratch="../.cache/robustness/fuzz/$target"
   mkdir -p "$scratch"
-  log="$scratch.log"
-  start=$SECONDS
+  local log="$scratch.log" start=$SECONDS
   if ! cargo fuzz run -O -a --sanitizer none "$target" "$scratch" "corpus/$target" -- \
       -max_total_time="$FUZZ_SECONDS" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
       >"$log" 2>&1; then
     grep -vE '^(INFO|#[0-9]+ +(NEW|REDUCE|pulse|RELOAD))' "$log" | tail -n 60 >&2
     echo "robustness.sh: fuzz target $target FAILED; input saved under fuzz/artifacts/$target/, log $log" >&2
-    exit 1
+    return 1
   fi
   echo "robustness.sh: $target: $(grep -E '^Done [0-9]+ runs' "$log" | tail -n 1) ($((SECONDS - start)) s)"
+}
+# Two targets at a time, one per core.
+mapfile -t targets < <(cargo fuzz list)
+failed=0
+for ((i = 0; i < ${#targets[@]}; i += 2)); do
+  pids=()
+  for target in "${targets[@]:i:2}"; do
+    fuzz_one "$target" &
+    pids+=("$!")
+  done
+  for pid in "${pids[@]}"; do
+    wait "$pid" || failed=1
+  done
 done
+[[ $failed -eq 0 ]] || exit 1
 echo "robustness.sh: all robustness checks passed"
