@@ -163,11 +163,11 @@ impl JsonReader<'_> {
             Kind::Bool => varint(u64::from(d.read_bool()?), out),
             Kind::Sint32 => {
                 let v = d.read_i32()?;
-                varint(u64::from(((v << 1) ^ (v >> 31)) as u32), out)
+                varint(zigzag32(v), out)
             }
             Kind::Sint64 => {
                 let v = d.read_i64()?;
-                varint(((v << 1) ^ (v >> 63)) as u64, out)
+                varint(zigzag64(v), out)
             }
             Kind::Fixed64 => fixed(&d.read_u64()?.to_le_bytes(), out),
             Kind::Sfixed64 => fixed(&d.read_i64()?.to_le_bytes(), out),
@@ -318,6 +318,18 @@ fn varint(v: u64, out: &mut Vec<u8>) -> bool {
     v == 0
 }
 
+/// The zigzag encoding of an `sint32`, as a varint's value.
+#[inline]
+fn zigzag32(v: i32) -> u64 {
+    u64::from(((v << 1) ^ (v >> 31)) as u32)
+}
+
+/// The zigzag encoding of an `sint64`, as a varint's value.
+#[inline]
+fn zigzag64(v: i64) -> u64 {
+    ((v << 1) ^ (v >> 63)) as u64
+}
+
 /// Appends fixed-width bytes; whether they are all 0.
 #[inline]
 fn fixed(bytes: &[u8], out: &mut Vec<u8>) -> bool {
@@ -338,13 +350,13 @@ fn map_key(kind: Kind, text: &str, out: &mut Vec<u8>) -> Result<(), String> {
         Kind::Int32 => put_varint(i64::from(i32::parse_key(text)?) as u64, out),
         Kind::Sint32 => {
             let v = i32::parse_key(text)?;
-            put_varint(u64::from(((v << 1) ^ (v >> 31)) as u32), out);
+            put_varint(zigzag32(v), out);
         }
         Kind::Sfixed32 => out.extend_from_slice(&i32::parse_key(text)?.to_le_bytes()),
         Kind::Int64 => put_varint(i64::parse_key(text)? as u64, out),
         Kind::Sint64 => {
             let v = i64::parse_key(text)?;
-            put_varint(((v << 1) ^ (v >> 63)) as u64, out);
+            put_varint(zigzag64(v), out);
         }
         Kind::Sfixed64 => out.extend_from_slice(&i64::parse_key(text)?.to_le_bytes()),
         Kind::Uint32 => put_varint(u64::from(u32::parse_key(text)?), out),
