@@ -77,6 +77,12 @@ cargo clippy --quiet --all-targets --all-features -p protojsonx-runtime -p proto
 # --allow-dirty: CI's clone may have build products the lead did not commit.
 # The crates depend on the unpublished runtime (and the generator): packaged
 # together, cargo verifies each against the others' packages, in one build.
+# Cargo unpacks those packages from a temporary registry under
+# $CARGO_HOME/registry/src/-<hash of its path>/ and never unpacks the same
+# name and version twice: a CI machine that clones to the same path would
+# verify against an earlier run's sources. Remove them first.
+rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/protojsonx-* \
+    "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/protoc-gen-rust-protojsonx-*
 cargo package --quiet --allow-dirty -p protojsonx-runtime -p protoc-gen-rust-protojsonx \
     -p protojsonx-tonic -p protojsonx-axum -p protojsonx-dynamic -p protojsonx-cli
 
