@@ -6,10 +6,11 @@
 #   PROTOJSONX_CONFORMANCE_TESTEE=dynamic conformance/run.sh
 #                                      # the dynamic transcoder (protojsonx-dynamic)
 #
-# Builds the testee (release), installs the runner (conformance/install-runner.sh),
-# runs it with --enforce_recommended and no failure list (every test must pass),
-# saves the runner output to .cache/conformance/runner.log and the runner's
-# output files (failing_tests.txt etc.) to .cache/conformance/out/, prints the
+# Builds the testee (release, or debug with PROTOJSONX_CONFORMANCE_PROFILE=dev),
+# installs the runner (conformance/install-runner.sh), runs it with
+# --enforce_recommended and no failure list (every test must pass), saves the
+# runner output to .cache/conformance/TESTEE/runner.log and the runner's
+# output files (failing_tests.txt etc.) to .cache/conformance/TESTEE/out/, prints the
 # summary lines and why tests were skipped, and exits non-zero if the runner
 # reports anything unexpected.
 set -euo pipefail
@@ -21,9 +22,16 @@ KIND="${PROTOJSONX_CONFORMANCE_TESTEE:-generated}"
 export PROTOJSONX_CONFORMANCE_TESTEE="$KIND"
 LOG="$CACHE/$KIND/runner.log"
 OUT="$CACHE/$KIND/out"
-TESTEE="${CARGO_TARGET_DIR:-target}/release/protojsonx-conformance"
+# PROTOJSONX_CONFORMANCE_PROFILE=dev runs a debug build (overflow checks on;
+# CI uses it, since its test step has built most of it already).
+PROFILE="${PROTOJSONX_CONFORMANCE_PROFILE:-release}"
+case "$PROFILE" in
+  release) TESTEE="${CARGO_TARGET_DIR:-target}/release/protojsonx-conformance" ;;
+  dev) TESTEE="${CARGO_TARGET_DIR:-target}/debug/protojsonx-conformance" ;;
+  *) echo "run.sh: PROTOJSONX_CONFORMANCE_PROFILE is release or dev, not $PROFILE" >&2; exit 2 ;;
+esac
 
-cargo build --release -p protojsonx-conformance
+cargo build --profile "$PROFILE" -p protojsonx-conformance
 conformance/install-runner.sh
 
 # --output_dir matters: without it the runner writes failing_tests.txt to "/".
