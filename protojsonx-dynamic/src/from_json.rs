@@ -68,7 +68,7 @@ impl JsonReader<'_> {
             |key| table.by_key(key),
             |d, index| {
                 let f = &table.fields[index];
-                if !f.null_is_value(schema) && d.take_null() {
+                if !f.null_is_value && d.take_null() {
                     return Ok(());
                 }
                 if let Some(oneof) = f.oneof {

@@ -168,36 +168,36 @@ pub(crate) struct Field {
     pub name: Box<str>,
     pub kind: Kind,
     pub card: Card,
+    /// The wire type of one value (a map entry's for a map; a repeated
+    /// field of a packable kind may also come packed).
+    pub wire: WireType,
     /// The real oneof the field is a member of, by index.
     pub oneof: Option<u32>,
     /// Whether this is its oneof's first member: the oneof is written there.
     pub oneof_first: bool,
-}
-
-impl Field {
     /// Whether a JSON `null` for this field is read rather than taken as
     /// "not set": a value of `google.protobuf.Value` and
     /// `google.protobuf.NullValue`, and for a repeated field of them not a
     /// list (the array reader rejects it, as the generated code, Go and
     /// Python do). For a map `null` is "not set", whatever its values.
-    pub(crate) fn null_is_value(&self, schema: &Schema) -> bool {
-        if matches!(self.card, Card::Map { .. }) {
-            return false;
-        }
-        kind_takes_null(self.kind, schema)
-    }
+    pub null_is_value: bool,
 }
 
-/// Whether JSON `null` is a value of kind `kind`.
-pub(crate) fn kind_takes_null(kind: Kind, schema: &Schema) -> bool {
+/// Whether JSON `null` is a value of `kind` (`google.protobuf.NullValue`,
+/// and `google.protobuf.Value`), decided by name: the other type's table
+/// need not be compiled.
+fn kind_takes_null(kind: &ReflectKind) -> bool {
     match kind {
-        Kind::Enum(e) => schema.enum_table(e).null_value,
-        Kind::Message(m) => {
-            matches!(schema.table(m).special, Some(Special::Wkt(codec)) if codec.null_is_value)
+        ReflectKind::Enum(e) => e.full_name() == NULL_VALUE,
+        ReflectKind::Message(m) => {
+            matches!(wkt::special(m.full_name()), Some(Special::Wkt(codec)) if codec.null_is_value)
         }
         _ => false,
     }
 }
+
+/// The enum whose one value is written as JSON `null`.
+const NULL_VALUE: &str = "google.protobuf.NullValue";
 
 /// A message type's table.
 pub(crate) struct Table {
@@ -215,6 +215,10 @@ pub(crate) struct Table {
     pub oneofs: Box<[Box<str>]>,
     /// The fields that are `required`, by slot: their indexes.
     pub required: Box<[usize]>,
+    /// Whether every field is singular, without `required` or a oneof: the
+    /// binary is then written in one pass when its fields come in
+    /// declaration order (see `to_json`).
+    pub single_pass: bool,
 }
 
 impl Table {
@@ -285,7 +289,12 @@ impl Table {
                 by_key.entry(unescape(name)).or_insert(i);
             }
         }
+        let single_pass = special.is_none()
+            && fields.iter().all(|f| {
+                matches!(f.card, Card::Implicit | Card::Optional { .. }) && f.oneof.is_none()
+            });
         Table {
+            single_pass,
             full_name,
             special,
             by_number: ByNumber::new(&fields),
@@ -331,13 +340,22 @@ fn field(
     card: Card,
     oneof: Option<u32>,
 ) -> Field {
+    let map = matches!(card, Card::Map { .. });
+    let reflect_kind = kind;
+    let kind = schema.kind_of(reflect_kind, group);
     Field {
         number,
         json_key: key(json_name),
         proto_key: key(proto_name),
         ascii: json_name.is_ascii(),
         name: json_name.into(),
-        kind: schema.kind_of(kind, group),
+        kind,
+        wire: if map {
+            WireType::LengthDelimited
+        } else {
+            kind.wire_type()
+        },
+        null_is_value: !map && kind_takes_null(reflect_kind),
         card,
         oneof,
         oneof_first: false,
@@ -471,7 +489,7 @@ impl EnumTable {
         names.sort_by_key(|(n, _)| *n);
         EnumTable {
             full_name: e.full_name().into(),
-            null_value: e.full_name() == "google.protobuf.NullValue",
+            null_value: e.full_name() == NULL_VALUE,
             names: names.into(),
             values,
         }

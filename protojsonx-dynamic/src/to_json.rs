@@ -69,6 +69,7 @@ pub(crate) fn transcode(
         lists: LISTS.take(),
         depth: 0,
         anys: 0,
+        pass: Pass::Ready,
     };
     let result = encode_with(opts, out, |e| writer.message(e, index, &[(0, len)]));
     LISTS.set(writer.lists);
@@ -90,6 +91,22 @@ struct Writer<'s, 'b> {
     depth: u32,
     /// `Any`s nested.
     anys: u32,
+    /// Whether a message may be written in a single pass.
+    pass: Pass,
+}
+
+/// Whether a message may be written in a single pass
+/// ([`Writer::single_pass`]), each field as it is read.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Pass {
+    /// A message whose table allows it starts a single pass.
+    Ready,
+    /// Within a single pass: a message nested in it that cannot be written
+    /// so gives up the whole pass, which the message that began it writes
+    /// again in two passes (so no input is written more than twice).
+    Within,
+    /// Off, below a message written again in two passes.
+    Off,
 }
 
 impl<'b> Writer<'_, 'b> {
@@ -120,11 +137,96 @@ impl<'b> Writer<'_, 'b> {
             None => {}
         }
         self.depth += 1;
+        let result = match parts {
+            [body] if table.single_pass && self.pass != Pass::Off && !e.emit_defaults() => {
+                self.in_one_pass(e, table, *body)
+            }
+            _ => self.in_two_passes(e, table, parts),
+        };
+        self.depth -= 1;
+        result
+    }
+
+    /// Writes a message body in a single pass if it can, else in two.
+    fn in_one_pass(&mut self, e: &mut Encoder<'_>, table: &Table, body: Span) -> Result<(), Error> {
+        if self.pass == Pass::Within {
+            return match self.single_pass(e, table, body) {
+                true => Ok(()),
+                false => Err(gave_up()),
+            };
+        }
+        let mark = e.mark();
+        self.pass = Pass::Within;
+        let done = self.single_pass(e, table, body);
+        if done {
+            self.pass = Pass::Ready;
+            return Ok(());
+        }
+        e.rewind(mark);
+        self.pass = Pass::Off;
+        let result = self.in_two_passes(e, table, &[body]);
+        self.pass = Pass::Ready;
+        result
+    }
+
+    /// Writes the fields of a message body as they are read, for a table
+    /// whose fields are all singular ([`Table::single_pass`]) when absent
+    /// fields are not written. Gives up (`false`) on a field out of
+    /// declaration order or met twice, and on any error, for the caller to
+    /// write the message in two passes: the output is then the same, and
+    /// errors are always the two-pass writer's.
+    fn single_pass(&mut self, e: &mut Encoder<'_>, table: &Table, body: Span) -> bool {
+        let mut reader = WireReader::new(self.input, body.0, body.1);
+        let object = e.begin_object();
+        let mut next = 0;
+        loop {
+            let raw = match reader.next_field() {
+                Ok(Some(raw)) => raw,
+                Ok(None) => break,
+                Err(_) => return false,
+            };
+            let Some(index) = table.by_number(raw.number) else {
+                continue;
+            };
+            let field = &table.fields[index];
+            if index < next || check_wire(field, &raw).is_err() {
+                return false;
+            }
+            next = index + 1;
+            let this = Occurrence {
+                field: index as u32,
+                wire: raw.wire,
+                start: raw.start,
+                end: raw.end,
+            };
+            // What `field` does with one occurrence of a singular field.
+            let written = match field.card {
+                Card::Implicit => self.implicit(e, field, this.span()),
+                _ => {
+                    key(e, field);
+                    self.singular(e, field.kind, &[this])
+                }
+            };
+            if written.is_err() {
+                return false;
+            }
+        }
+        e.end_object(object);
+        true
+    }
+
+    /// Writes a message body by finding its fields first, then writing
+    /// them in declaration order.
+    fn in_two_passes(
+        &mut self,
+        e: &mut Encoder<'_>,
+        table: &Table,
+        parts: &[Span],
+    ) -> Result<(), Error> {
         let mut list = self.lists.pop().unwrap_or_default();
         let result = self.fields(e, table, parts, &mut list);
         list.clear();
         self.lists.push(list);
-        self.depth -= 1;
         result
     }
 
@@ -203,10 +305,7 @@ impl<'b> Writer<'_, 'b> {
         }
         match f.card {
             Card::Implicit => match these.last() {
-                Some(last) if e.emit_defaults() || !self.is_default(f.kind, last.span()) => {
-                    key(e, f);
-                    self.value(e, f.kind, last.span())
-                }
+                Some(last) => self.implicit(e, f, last.span()),
                 None if e.emit_defaults() => {
                     key(e, f);
                     self.value(e, f.kind, (0, 0))
@@ -256,18 +355,31 @@ impl<'b> Writer<'_, 'b> {
         }
     }
 
-    /// Whether a scalar value is its type's default (a field without
-    /// presence is then left out). A 32-bit varint is its low 32 bits, as
-    /// prost reads it: a varint of 2^32 is an `int32` 0.
-    fn is_default(&self, kind: Kind, span: Span) -> bool {
+    /// Writes a field without presence from its value's bytes, unless the
+    /// value is its type's default and the options leave defaults out. A
+    /// 32-bit varint is its low 32 bits, as prost reads it: a varint of
+    /// 2^32 is an `int32` 0.
+    fn implicit(&mut self, e: &mut Encoder<'_>, f: &Field, span: Span) -> Result<(), Error> {
         let bytes = self.bytes(span);
-        match kind {
-            Kind::String | Kind::Bytes => bytes.is_empty(),
-            Kind::Message(_) | Kind::Group(_) => false,
-            Kind::Int32 | Kind::Uint32 | Kind::Sint32 | Kind::Enum(_) => {
-                raw_value(kind, bytes) as u32 == 0
+        let leave_out = !e.emit_defaults();
+        match f.kind {
+            Kind::String | Kind::Bytes if leave_out && bytes.is_empty() => Ok(()),
+            Kind::String | Kind::Bytes | Kind::Message(_) | Kind::Group(_) => {
+                key(e, f);
+                self.value(e, f.kind, span)
             }
-            _ => raw_value(kind, bytes) == 0,
+            kind => {
+                let raw = raw_value(kind, bytes);
+                let zero = match kind {
+                    Kind::Int32 | Kind::Uint32 | Kind::Sint32 | Kind::Enum(_) => raw as u32 == 0,
+                    _ => raw == 0,
+                };
+                if !(leave_out && zero) {
+                    key(e, f);
+                    self.scalar(e, kind, raw);
+                }
+                Ok(())
+            }
         }
     }
 
@@ -720,6 +832,14 @@ enum MapKey {
 
 /// Writes a field's key.
 #[inline]
+/// What a message nested in a single pass returns when it cannot be written
+/// in it; the pass gives up and never shows it.
+#[cold]
+fn gave_up() -> Error {
+    binary_error(String::new(), 0)
+}
+
+#[inline]
 fn key(e: &mut Encoder<'_>, f: &Field) {
     if f.ascii {
         e.field(&f.json_key, &f.proto_key);
@@ -731,17 +851,16 @@ fn key(e: &mut Encoder<'_>, f: &Field) {
 /// Fails unless `raw` has a wire type field `f` may have: its kind's, or
 /// for a repeated scalar also packed.
 fn check_wire(f: &Field, raw: &RawField) -> Result<(), Error> {
-    let expected = match f.card {
-        Card::Map { .. } => WireType::LengthDelimited,
-        Card::Repeated { .. } if f.kind.packable() && raw.wire == WireType::LengthDelimited => {
-            return Ok(());
-        }
-        _ => f.kind.wire_type(),
-    };
-    if raw.wire == expected {
+    if raw.wire == f.wire {
         return Ok(());
     }
-    Err(wire_error(raw, expected).in_field(f.name.as_bytes()))
+    if matches!(f.card, Card::Repeated { .. })
+        && f.kind.packable()
+        && raw.wire == WireType::LengthDelimited
+    {
+        return Ok(());
+    }
+    Err(wire_error(raw, f.wire).in_field(f.name.as_bytes()))
 }
 
 #[cold]

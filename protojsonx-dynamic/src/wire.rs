@@ -187,13 +187,18 @@ pub(crate) fn fixed64(bytes: &[u8]) -> u64 {
 /// Appends a field's tag.
 #[inline]
 pub(crate) fn tag(number: u32, wire: WireType, out: &mut Vec<u8>) {
-    encode_varint(u64::from(number) << 3 | wire as u64, out);
+    put_varint(u64::from(number) << 3 | wire as u64, out);
 }
 
-/// Appends a varint.
+/// Appends a varint: one byte inline (most tags, lengths, bools and small
+/// numbers), prost's loop for the rest.
 #[inline]
 pub(crate) fn put_varint(value: u64, out: &mut Vec<u8>) {
-    encode_varint(value, out);
+    if value < 0x80 {
+        out.push(value as u8);
+    } else {
+        encode_varint(value, out);
+    }
 }
 
 /// Appends a length-delimited value whose content `write` appends: one

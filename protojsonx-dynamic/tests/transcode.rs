@@ -229,3 +229,72 @@ fn a_map_entry_with_its_message_value_twice_merges_them() {
         r#"{"mapStringNestedMessage":{"k":{"a":1,"corecursive":{"optionalInt32":2}}}}"#
     );
 }
+
+/// Appends varint field `number` with `value` to `out`.
+fn put_varint(number: u32, value: u64, out: &mut Vec<u8>) {
+    prost::encoding::encode_key(number, prost::encoding::WireType::Varint, out);
+    prost::encoding::encode_varint(value, out);
+}
+
+/// `TestAllTypesProto3` with `body` as its `optional_nested_message`: a
+/// `NestedMessage` (`a = 1`, `corecursive = 2`), whose fields are all
+/// singular, so the transcoder tries to write it in one pass.
+fn in_nested_message(body: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    put_message(18, body, &mut out);
+    out
+}
+
+#[test]
+fn a_single_pass_gives_way_to_fields_out_of_order_or_met_twice() {
+    let m = proto3();
+    let mut inner = Vec::new();
+    put_varint(1, 3, &mut inner);
+    let mut twice = Vec::new();
+    put_varint(1, 1, &mut twice);
+    put_varint(1, 2, &mut twice);
+    let mut out_of_order = Vec::new();
+    put_message(2, &inner, &mut out_of_order);
+    put_varint(1, 5, &mut out_of_order);
+    let mut merged = Vec::new();
+    put_message(2, &inner, &mut merged);
+    let mut other = Vec::new();
+    put_varint(2, 4, &mut other);
+    put_message(2, &other, &mut merged);
+    let cases: [(&[u8], &str); 4] = [
+        (&twice, r#"{"optionalNestedMessage":{"a":2}}"#),
+        (
+            &out_of_order,
+            r#"{"optionalNestedMessage":{"a":5,"corecursive":{"optionalInt32":3}}}"#,
+        ),
+        (
+            &merged,
+            r#"{"optionalNestedMessage":{"corecursive":{"optionalInt32":3,"optionalInt64":"4"}}}"#,
+        ),
+        (b"", r#"{"optionalNestedMessage":{}}"#),
+    ];
+    for (body, json) in cases {
+        assert_eq!(to_json(&m, &in_nested_message(body)), json);
+    }
+}
+
+#[test]
+fn a_single_pass_that_fails_reports_the_two_pass_error() {
+    // corecursive with a string that is not UTF-8, then `a` with the wrong
+    // wire type: a single pass meets the string first, the two-pass writer
+    // (used for every message when unpopulated fields are written) reads
+    // all fields first and reports the wire type.
+    let mut bad_string = Vec::new();
+    put_message(14, b"\xff", &mut bad_string);
+    let mut body = Vec::new();
+    put_message(2, &bad_string, &mut body);
+    put_message(1, b"", &mut body);
+    let input = in_nested_message(&body);
+    let m = proto3();
+    let one_pass = m.binary_to_json(&input, &EncodeOptions::new()).unwrap_err();
+    let two_passes = m
+        .binary_to_json(&input, &EncodeOptions::new().emit_unpopulated(true))
+        .unwrap_err();
+    assert_eq!(one_pass.to_string(), two_passes.to_string());
+    assert!(one_pass.to_string().contains("wire type"), "{one_pass}");
+}

@@ -32,6 +32,13 @@ enum Keys {
 #[must_use = "an object is ended with `end_object`"]
 pub struct Object(usize);
 
+/// A point of the output to come back to with [`Encoder::rewind`].
+pub struct Mark {
+    len: usize,
+    depth: usize,
+    failed: bool,
+}
+
 /// Writes ProtoJSON into a byte buffer. Part of the contract with generated code.
 pub struct Encoder<'a> {
     out: &'a mut Vec<u8>,
@@ -70,6 +77,28 @@ impl<'a> Encoder<'a> {
     #[cold]
     pub fn fail(&mut self, error: Error) {
         self.error.get_or_insert(error);
+    }
+
+    /// The point the output has reached, for [`rewind`](Self::rewind).
+    #[inline]
+    pub fn mark(&self) -> Mark {
+        Mark {
+            len: self.out.len(),
+            depth: self.depth,
+            failed: self.error.is_some(),
+        }
+    }
+
+    /// Drops what was written since `mark`, and an error recorded since: a
+    /// writer that took a fast path it had to leave writes it again another
+    /// way (the dynamic transcoder's single pass).
+    #[cold]
+    pub fn rewind(&mut self, mark: Mark) {
+        self.out.truncate(mark.len);
+        self.depth = mark.depth;
+        if !mark.failed {
+            self.error = None;
+        }
     }
 
     /// Ends encoding: the error recorded, if any.
