@@ -12,7 +12,7 @@ use std::collections::HashSet;
 
 use prost::encoding::WireType;
 use protojsonx_runtime::__private::{
-    Decoder, MapKey, Probe, decode_with, probe_any, read_value_member, well_known,
+    Decoder, MapKey, Probe, any_type_name, decode_with, probe_any, read_value_member, well_known,
 };
 use protojsonx_runtime::{DecodeOptions, Error};
 
@@ -272,7 +272,7 @@ impl JsonReader<'_> {
             Probe::Found { type_url, offset } => (type_url, offset),
         };
         let name =
-            crate::type_name(&type_url).map_err(|m| d.invalid_at(offset, m).in_field(b"@type"))?;
+            any_type_name(&type_url).map_err(|m| d.invalid_at(offset, m).in_field(b"@type"))?;
         tag(1, WireType::LengthDelimited, out);
         put_varint(type_url.len() as u64, out);
         out.extend_from_slice(type_url.as_bytes());

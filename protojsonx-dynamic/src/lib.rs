@@ -238,17 +238,6 @@ impl fmt::Display for PoolError {
 
 impl std::error::Error for PoolError {}
 
-/// The message name an `Any`'s type URL names: what follows its last `/`.
-fn type_name(type_url: &str) -> Result<&str, String> {
-    match type_url.rsplit_once('/') {
-        Some((_, name)) if !name.is_empty() => Ok(name),
-        _ => Err(format!(
-            "invalid type URL {type_url:?} in google.protobuf.Any: expected a URL ending in \
-             '/' and the full message name, like \"type.googleapis.com/google.protobuf.Duration\""
-        )),
-    }
-}
-
 /// The error for an `Any` of a type the pool does not have.
 #[cold]
 fn unknown_type(name: &str, type_url: &str) -> String {

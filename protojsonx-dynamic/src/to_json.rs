@@ -14,7 +14,7 @@ use std::cmp::Ordering;
 
 use prost::encoding::{WireType, decode_varint};
 use protojsonx_runtime::__private::{
-    Encoder, WellKnown, binary_error, encode_error, encode_with, well_known,
+    Encoder, WellKnown, any_type_name, binary_error, encode_error, encode_with, well_known,
 };
 use protojsonx_runtime::{EncodeOptions, Error, ErrorKind};
 
@@ -750,7 +750,7 @@ impl<'b> Writer<'_, 'b> {
 
     /// What the type URL of an `Any` names, or why it names nothing.
     fn packed_type(&self, type_url: &str) -> Result<Packed, String> {
-        let name = crate::type_name(type_url)?;
+        let name = any_type_name(type_url)?;
         if name == "google.protobuf.Any" {
             return Ok(Packed::Any);
         }

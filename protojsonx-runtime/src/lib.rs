@@ -92,7 +92,9 @@ pub mod __private {
     /// What the dynamic transcoder (`protojsonx-dynamic`) uses besides the
     /// above: entry points, errors, and the `Any` machinery.
     pub use crate::options::{decode_with, encode_with};
-    pub use crate::wkt::any::{Probe, probe as probe_any, read_value_member};
+    pub use crate::wkt::any::{
+        Probe, probe as probe_any, read_value_member, type_name as any_type_name,
+    };
     pub use crate::wkt::registry::{Entry as WellKnown, well_known};
 
     /// An error in binary protobuf input at byte `offset`.

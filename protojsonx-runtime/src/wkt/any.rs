@@ -66,19 +66,22 @@ impl Drop for AnyDepth {
     }
 }
 
-/// Finds the registry entry for `type_url`: the message name is what
-/// follows the last `/`.
+/// The message name an `Any`'s type URL names: what follows its last `/`
+/// (the dynamic transcoder looks it up in its pool).
+pub fn type_name(type_url: &str) -> Result<&str, String> {
+    match type_url.rsplit_once('/') {
+        Some((_, name)) if !name.is_empty() => Ok(name),
+        _ => Err(format!(
+            "invalid type URL {type_url:?} in google.protobuf.Any: expected a URL \
+             ending in '/' and the full message name, like \
+             \"type.googleapis.com/google.protobuf.Duration\""
+        )),
+    }
+}
+
+/// Finds the registry entry for `type_url`.
 fn resolve(type_url: &str, registry: Option<&TypeRegistry>) -> Result<Entry, String> {
-    let name = match type_url.rsplit_once('/') {
-        Some((_, name)) if !name.is_empty() => name,
-        _ => {
-            return Err(format!(
-                "invalid type URL {type_url:?} in google.protobuf.Any: expected a URL \
-                 ending in '/' and the full message name, like \
-                 \"type.googleapis.com/google.protobuf.Duration\""
-            ));
-        }
-    };
+    let name = type_name(type_url)?;
     registry::lookup(name, registry).ok_or_else(|| {
         let fix = match registry {
             None => {
