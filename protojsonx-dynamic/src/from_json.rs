@@ -32,18 +32,34 @@ pub(crate) fn transcode(
     let mut reader = JsonReader {
         schema,
         bytes: Vec::new(),
+        keys: MAP_KEYS.take(),
     };
     let result = decode_with(opts, json, |d| reader.message(d, index, out));
+    reader.keys.clear();
+    MAP_KEYS.set(reader.keys);
     if result.is_err() {
         out.truncate(start);
     }
     result
 }
 
+thread_local! {
+    /// The map key list of the last transcode on this thread, kept so that
+    /// maps of a few entries find duplicate keys without allocating.
+    static MAP_KEYS: std::cell::Cell<Vec<(usize, usize)>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// Up to this many entries, a map's keys are compared with each earlier
+/// key in the output; above, they go into a hash set.
+const MAP_KEYS_SCANNED: usize = 16;
+
 struct JsonReader<'s> {
     schema: &'s Schema,
     /// Decoded base64, reused.
     bytes: Vec<u8>,
+    /// Where the keys of the maps being read are in the output (start and
+    /// length of each entry's encoded key), the innermost map's last.
+    keys: Vec<(usize, usize)>,
 }
 
 impl JsonReader<'_> {
@@ -236,26 +252,54 @@ impl JsonReader<'_> {
         value_kind: Kind,
         out: &mut Vec<u8>,
     ) -> Result<(), Error> {
-        let mut keys: HashSet<Box<[u8]>> = HashSet::new();
-        d.read_map_entries(|d, key, start| {
+        let base = self.keys.len();
+        let mut many: Option<HashSet<Box<[u8]>>> = None;
+        let result = d.read_map_entries(|d, key, start| {
             let mark = out.len();
             tag(number, WireType::LengthDelimited, out);
             let mut written = false;
+            let mut spans = (0, 0);
             nested(out, |out| {
                 let key_start = out.len();
                 map_key(key_kind, key, out).map_err(|m| d.invalid_at(start, m))?;
-                let key_bytes: Box<[u8]> = out[key_start..].into();
+                let key_len = out.len() - key_start;
                 written = self.single(d, 2, value_kind, false, out)?;
-                if written && !keys.insert(key_bytes) {
+                if written && !self.new_key(&mut many, base, out, (key_start, key_len)) {
                     return Err(d.duplicate_key(start));
                 }
+                spans = (out.len() - key_start, key_len);
                 Ok(())
             })?;
-            if !written {
+            if written {
+                // Where the key is now that the entry's length is written.
+                let (entry_len, key_len) = spans;
+                self.keys.push((out.len() - entry_len, key_len));
+            } else {
                 out.truncate(mark);
             }
             Ok(())
-        })
+        });
+        self.keys.truncate(base);
+        result
+    }
+
+    /// Whether the encoded map key at `key` in `out` differs from every
+    /// earlier key of the map whose keys start at `base` in `self.keys`.
+    fn new_key(
+        &self,
+        many: &mut Option<HashSet<Box<[u8]>>>,
+        base: usize,
+        out: &[u8],
+        (start, len): (usize, usize),
+    ) -> bool {
+        let bytes = &out[start..start + len];
+        let earlier = &self.keys[base..];
+        if many.is_none() && earlier.len() < MAP_KEYS_SCANNED {
+            return !earlier.iter().any(|&(s, l)| out[s..s + l] == *bytes);
+        }
+        let set = many
+            .get_or_insert_with(|| earlier.iter().map(|&(s, l)| out[s..s + l].into()).collect());
+        set.insert(bytes.into())
     }
 
     /// Reads a `google.protobuf.Any`: the type its `@type` names, from the

@@ -298,3 +298,27 @@ fn a_single_pass_that_fails_reports_the_two_pass_error() {
     assert_eq!(one_pass.to_string(), two_passes.to_string());
     assert!(one_pass.to_string().contains("wire type"), "{one_pass}");
 }
+
+#[test]
+fn duplicate_map_keys_are_found_in_maps_small_and_large() {
+    let m = proto3();
+    let read = |json: &str| m.json_to_binary(json.as_bytes(), &DecodeOptions::new());
+    let long = "x".repeat(200);
+    for count in [1, 15, 16, 17, 40] {
+        let entries: Vec<String> = (0..count).map(|i| format!(r#""k{i}":"{long}""#)).collect();
+        let unique = format!(r#"{{"mapStringString":{{{}}}}}"#, entries.join(","));
+        let binary = read(&unique).unwrap();
+        assert_eq!(to_json(&m, &binary).matches(&long).count(), count);
+        for again in [0, count - 1] {
+            let duplicated = format!(
+                r#"{{"mapStringString":{{{},"k{again}":"y"}}}}"#,
+                entries.join(",")
+            );
+            let err = read(&duplicated).unwrap_err();
+            assert!(
+                err.to_string().contains("duplicate"),
+                "{count} {again}: {err}"
+            );
+        }
+    }
+}
