@@ -66,27 +66,37 @@ pub(crate) fn transcode(
     let mut writer = Writer {
         schema,
         input,
-        lists: LISTS.take(),
+        scratch: SCRATCH.take(),
         depth: 0,
         anys: 0,
         pass: Pass::Ready,
     };
     let result = encode_with(opts, out, |e| writer.message(e, index, &[(0, len)]));
-    LISTS.set(writer.lists);
+    SCRATCH.set(writer.scratch);
     result
 }
 
+/// The lists a transcode fills and empties again, kept per thread between
+/// transcodes so that, once grown, transcoding allocates only its output.
+#[derive(Default)]
+struct Scratch {
+    /// Occurrence lists, one per message being written.
+    lists: Vec<Vec<Occurrence>>,
+    /// Entry lists, one per map being written.
+    entries: Vec<Vec<Entry>>,
+}
+
 thread_local! {
-    /// The occurrence lists of the last transcode on this thread, kept so
-    /// that transcoding allocates only its output once they have grown.
-    static LISTS: std::cell::Cell<Vec<Vec<Occurrence>>> = const { std::cell::Cell::new(Vec::new()) };
+    static SCRATCH: std::cell::Cell<Scratch> = const {
+        std::cell::Cell::new(Scratch { lists: Vec::new(), entries: Vec::new() })
+    };
 }
 
 struct Writer<'s, 'b> {
     schema: &'s Schema,
     input: &'b [u8],
-    /// Occurrence lists, one per message being written, reused.
-    lists: Vec<Vec<Occurrence>>,
+    /// Lists reused.
+    scratch: Scratch,
     /// Messages nested, counted from the input or the `Any` that packs them.
     depth: u32,
     /// `Any`s nested.
@@ -223,10 +233,10 @@ impl<'b> Writer<'_, 'b> {
         table: &Table,
         parts: &[Span],
     ) -> Result<(), Error> {
-        let mut list = self.lists.pop().unwrap_or_default();
+        let mut list = self.scratch.lists.pop().unwrap_or_default();
         let result = self.fields(e, table, parts, &mut list);
         list.clear();
-        self.lists.push(list);
+        self.scratch.lists.push(list);
         result
     }
 
@@ -476,10 +486,25 @@ impl<'b> Writer<'_, 'b> {
         if these.is_empty() && !e.emit_defaults() {
             return Ok(());
         }
-        let mut entries = these
-            .iter()
-            .map(|o| self.entry(o.span(), key_kind, value_kind))
-            .collect::<Result<Vec<_>, _>>()?;
+        let mut entries = self.scratch.entries.pop().unwrap_or_default();
+        let result = self.entries(e, f, (key_kind, value_kind), these, &mut entries);
+        entries.clear();
+        self.scratch.entries.push(entries);
+        result
+    }
+
+    /// Writes the entries of a map field, read into `entries`.
+    fn entries(
+        &mut self,
+        e: &mut Encoder<'_>,
+        f: &Field,
+        (key_kind, value_kind): (Kind, Kind),
+        these: &[Occurrence],
+        entries: &mut Vec<Entry>,
+    ) -> Result<(), Error> {
+        for o in these {
+            entries.push(self.entry(o.span(), key_kind, value_kind)?);
+        }
         entries.sort_unstable_by(|a, b| self.compare(&a.key, &b.key).then(a.at.cmp(&b.at)));
         key(e, f);
         let object = e.begin_object();
