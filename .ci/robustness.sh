@@ -7,7 +7,8 @@
 #      bytes written to spare capacity, whose uninitialized reads memcheck
 #      would report), and Miri needs a nightly toolchain;
 #   2. differential test against Python protobuf (robustness/diff/run.sh);
-#   3. a short coverage-guided fuzzing run (libFuzzer via cargo-fuzz) of every
+#   3. a short coverage-guided fuzzing run (libFuzzer via cargo-fuzz; the targets
+#      build in the background during 1 and 2, which use one core each) of every
 #      target in fuzz/, starting from the checked-in corpus fuzz/corpus/.
 #
 # Knobs: FUZZ_SECONDS (per target, default 15; two targets run at a time), DIFF_COUNT (random messages,
@@ -35,6 +36,22 @@ timed() {
   echo "robustness.sh: '$*' took $((SECONDS - start)) s"
 }
 
+# The fuzz targets build (their own workspace and target directory) while
+# valgrind and the differential test run: both of those use one core.
+fuzz_log=.cache/robustness/fuzz-build.log
+mkdir -p .cache/robustness
+echo "--- fuzz targets: building in the background (log: $fuzz_log)"
+(
+  if [[ "$(cargo fuzz --version 2>/dev/null)" != "cargo-fuzz $CARGO_FUZZ_VERSION" ]]; then
+    timed cargo install --quiet --locked cargo-fuzz --version "$CARGO_FUZZ_VERSION"
+  fi
+  cd fuzz
+  export RUSTC_BOOTSTRAP=1   # in this subshell only
+  timed cargo fuzz build -O -a --sanitizer none
+) >"$fuzz_log" 2>&1 &
+fuzz_build=$!
+trap 'kill "$fuzz_build" 2>/dev/null || true' EXIT
+
 echo "--- runtime unit tests under valgrind memcheck"
 start=$SECONDS
 command -v valgrind >/dev/null || { apt-get update -qq && apt-get install -y -qq valgrind >/dev/null; }
@@ -54,12 +71,15 @@ echo "--- differential test against Python protobuf"
 timed robustness/diff/run.sh "$DIFF_COUNT" 1
 
 echo "--- fuzzing (${FUZZ_SECONDS} s per target)"
-if [[ "$(cargo fuzz --version 2>/dev/null)" != "cargo-fuzz $CARGO_FUZZ_VERSION" ]]; then
-  timed cargo install --quiet --locked cargo-fuzz --version "$CARGO_FUZZ_VERSION"
+start=$SECONDS
+if ! wait "$fuzz_build"; then
+  tail -n 80 "$fuzz_log" >&2
+  echo "robustness.sh: building the fuzz targets FAILED; log $fuzz_log" >&2
+  exit 1
 fi
+echo "robustness.sh: waited $((SECONDS - start)) s for the fuzz build: $(grep "took" "$fuzz_log" | tail -n 1)"
 export RUSTC_BOOTSTRAP=1
 cd fuzz
-timed cargo fuzz build -O -a --sanitizer none
 # Fuzzes one target for FUZZ_SECONDS; on a crash prints the log's end.
 fuzz_one() {
   local target=$1
