@@ -177,7 +177,9 @@ impl MessageType {
 
     /// The ProtoJSON of the binary message `binary`.
     pub fn binary_to_json(&self, binary: &[u8], opts: &EncodeOptions) -> Result<Vec<u8>, Error> {
-        let mut out = Vec::with_capacity(binary.len() * 2);
+        // JSON is about twice its binary, plus its keys; the encoder's word
+        // writers want a few bytes to spare. One allocation for most messages.
+        let mut out = Vec::with_capacity(binary.len() * 2 + 64);
         self.binary_to_json_into(binary, opts, &mut out)?;
         Ok(out)
     }
@@ -195,7 +197,9 @@ impl MessageType {
 
     /// The binary encoding of the ProtoJSON message `json`.
     pub fn json_to_binary(&self, json: &[u8], opts: &DecodeOptions) -> Result<Vec<u8>, Error> {
-        let mut out = Vec::with_capacity(json.len() / 2);
+        // Binary is smaller than its JSON (about half to three quarters of
+        // compact JSON): one allocation.
+        let mut out = Vec::with_capacity(json.len());
         self.json_to_binary_into(json, opts, &mut out)?;
         Ok(out)
     }
