@@ -738,6 +738,11 @@ impl<'b> Writer<'_, 'b> {
         self.depth = depth;
         self.anys -= 1;
         if let Err(err) = result {
+            if self.pass == Pass::Within {
+                // A single pass gave up below: the message that began it is
+                // written again, this `Any` with it.
+                return Err(err);
+            }
             let message = format!(
                 "cannot decode the value of the google.protobuf.Any of type {type_url:?}: {}",
                 err.message()

@@ -322,3 +322,25 @@ fn duplicate_map_keys_are_found_in_maps_small_and_large() {
         }
     }
 }
+
+#[test]
+fn an_any_in_a_single_pass_that_gives_up_is_written_again_with_it() {
+    // NestedMessage (one pass) > corecursive > optional_any packing a
+    // NestedMessage whose fields are out of order: its pass gives up.
+    let mut inner = Vec::new();
+    put_varint(1, 3, &mut inner);
+    let mut packed = Vec::new();
+    put_message(2, &inner, &mut packed);
+    put_varint(1, 5, &mut packed);
+    let url = "type.googleapis.com/protobuf_test_messages.proto3.TestAllTypesProto3.NestedMessage";
+    let mut corecursive = Vec::new();
+    put_message(305, &any(url, &packed), &mut corecursive);
+    let mut body = Vec::new();
+    put_message(2, &corecursive, &mut body);
+    assert_eq!(
+        to_json(&proto3(), &in_nested_message(&body)),
+        format!(
+            r#"{{"optionalNestedMessage":{{"corecursive":{{"optionalAny":{{"@type":"{url}","a":5,"corecursive":{{"optionalInt32":3}}}}}}}}}}"#
+        )
+    );
+}
