@@ -72,6 +72,61 @@ pub fn binary(rng: &mut Rng, message: &MessageDescriptor, depth: u32) -> Vec<u8>
     out
 }
 
+/// `binary`, a message of type `message`, with the fields of each message
+/// in it (nested ones too, map entries included) in a random order: a
+/// different message where a field repeats, but one any decoder must read
+/// (encoders write fields in order; readers may not rely on it). Bytes
+/// that do not parse as fields are kept as they are, after the rest.
+pub fn shuffled(rng: &mut Rng, message: &MessageDescriptor, binary: &[u8]) -> Vec<u8> {
+    let mut fields: Vec<Vec<u8>> = Vec::new();
+    let mut rest = binary;
+    while !rest.is_empty() {
+        let Some((field, after)) = shuffled_field(rng, message, rest) else {
+            break;
+        };
+        fields.push(field);
+        rest = after;
+    }
+    for i in (1..fields.len()).rev() {
+        fields.swap(i, rng.below(i as u64 + 1) as usize);
+    }
+    let mut out = fields.concat();
+    out.extend_from_slice(rest);
+    out
+}
+
+/// The first field of `input` (its nested message shuffled, when it is one
+/// of `message`'s message fields) and what follows it.
+fn shuffled_field<'a>(
+    rng: &mut Rng,
+    message: &MessageDescriptor,
+    input: &'a [u8],
+) -> Option<(Vec<u8>, &'a [u8])> {
+    let mut rest = input;
+    let (number, wire) = prost::encoding::decode_key(&mut rest).ok()?;
+    if wire != WireType::LengthDelimited {
+        prost::encoding::skip_field(wire, number, &mut rest, Default::default()).ok()?;
+        let len = input.len() - rest.len();
+        return Some((input[..len].to_vec(), rest));
+    }
+    let tag_len = input.len() - rest.len();
+    let len = usize::try_from(prost::encoding::decode_varint(&mut rest).ok()?).ok()?;
+    let body = rest.get(..len)?;
+    let after = &rest[len..];
+    let nested = message
+        .get_field(number)
+        .and_then(|f| f.kind().as_message().cloned());
+    let Some(nested) = nested else {
+        let whole = input.len() - after.len();
+        return Some((input[..whole].to_vec(), after));
+    };
+    let body = shuffled(rng, &nested, body);
+    let mut out = input[..tag_len].to_vec();
+    encode_varint(body.len() as u64, &mut out);
+    out.extend_from_slice(&body);
+    Some((out, after))
+}
+
 /// A random message of type `message`.
 pub fn random_message(rng: &mut Rng, message: &MessageDescriptor, depth: u32) -> DynamicMessage {
     if let Some(special) = well_known(rng, message, depth) {

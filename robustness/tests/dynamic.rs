@@ -7,7 +7,8 @@
 //!   under every combination of the boolean encode options and a random
 //!   indent, for random `TestAllTypesProto3` / `TestAllTypesProto2`
 //!   (proptest strategies) and random binary of every other message
-//!   (`protojsonx_robustness::random`);
+//!   (`protojsonx_robustness::random`), half the time with the fields of
+//!   every message in it shuffled;
 //! - `json_to_binary` accepts what the generated decoder accepts, with and
 //!   without `ignore_unknown_fields` and `allow_partial`, on the JSON of
 //!   random messages in random encodings and on mutations of it (members
@@ -156,7 +157,10 @@ proptest! {
         for (i, g) in generated().iter().enumerate() {
             let mut rng = Rng::new(seed ^ (i as u64).wrapping_mul(0x2545_f491_4f6c_dd1d));
             let descriptor = pool().descriptors().get_message_by_name(g.full_name).expect("in the pool");
-            let binary = random::binary(&mut rng, &descriptor, 2);
+            let mut binary = random::binary(&mut rng, &descriptor, 2);
+            if rng.one_in(2) {
+                binary = random::shuffled(&mut rng, &descriptor, &binary);
+            }
             let indent = [None, Some(0), Some(2), Some(3)][rng.below(4) as usize];
             let opts = encode_options(rng.bits() as u8, indent);
             check(binary_to_json_agrees(g, &binary, &opts))?;
