@@ -258,7 +258,7 @@ impl JsonReader<'_> {
             let mark = out.len();
             tag(number, WireType::LengthDelimited, out);
             let mut written = false;
-            let mut spans = (0, 0);
+            let mut lengths = (0, 0);
             nested(out, |out| {
                 let key_start = out.len();
                 map_key(key_kind, key, out).map_err(|m| d.invalid_at(start, m))?;
@@ -267,12 +267,12 @@ impl JsonReader<'_> {
                 if written && !self.new_key(&mut many, base, out, (key_start, key_len)) {
                     return Err(d.duplicate_key(start));
                 }
-                spans = (out.len() - key_start, key_len);
+                lengths = (out.len() - key_start, key_len);
                 Ok(())
             })?;
             if written {
                 // Where the key is now that the entry's length is written.
-                let (entry_len, key_len) = spans;
+                let (entry_len, key_len) = lengths;
                 self.keys.push((out.len() - entry_len, key_len));
             } else {
                 out.truncate(mark);
