@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Instructions per operation, counted by callgrind, for the protojsonx and
-# prost cases of the suite (decode_into and prost's clear + merge included):
+# Instructions per operation, counted by callgrind, for the protojsonx, prost,
+# generated-path and prost-reflect cases of the suite (decode_into and prost's
+# clear + merge included):
 # exact and repeatable where timings on a shared machine are not, so ratios
 # between cases that take the same code path (option variants, shuffled keys)
 # can be told apart from timing noise.
@@ -22,6 +23,7 @@ runs_for() {
         large/*) echo 100 ;;
         order-batch/*) echo 40 ;;
         otlp/*) echo 20 ;;
+        *) echo 0 ;;   # not an operation the profile binary runs (schema/compile-tables)
     esac
 }
 
@@ -33,8 +35,9 @@ count() {
 setup=$(count small/marshal/default/prost 0)
 echo -e "group\timplementation\tinstructions_per_op"
 tail -n +2 "$cases" | cut -f1,2 | while IFS=$'\t' read -r group impl; do
-    case $impl in protojsonx* | prost | prost-reused-buf | prost-clear-merge) ;; *) continue ;; esac
+    case $impl in protojsonx* | prost | prost-reused-buf | prost-clear-merge | generated | prost-reflect) ;; *) continue ;; esac
     runs=$(runs_for "$group")
+    [ "$runs" -gt 0 ] || continue
     total=$(count "$group/$impl" "$runs")
     echo -e "$group\t$impl\t$(( (total - setup) / runs ))"
 done

@@ -549,7 +549,7 @@ def main():
           "machine at the same moments. A variant target is the median over the rounds of the ratio of the "
           "two sums of turns; the section \"Variants timed in turns\" lists every round's ratio.", "",
           "instr/op and the instructions ratio: instructions per operation counted by callgrind "
-          "(`benches/scripts/instructions.sh`) for protojsonx and prost, exact and repeatable. Where a "
+          "(`benches/scripts/instructions.sh`) for protojsonx, prost, the generated path and prost-reflect, exact and repeatable. Where a "
           "time ratio between two variants of protojsonx misses its target while their instruction counts "
           "are within a percent, the difference is the machine's noise (see the slowest-round column), not the code.", "",
           "## Machine", ""]
