@@ -66,13 +66,15 @@ pub(crate) fn transcode(
     let mut writer = Writer {
         schema,
         input,
-        scratch: SCRATCH.take(),
+        scratch: None,
         depth: 0,
         anys: 0,
         pass: Pass::Ready,
     };
     let result = encode_with(opts, out, |e| writer.message(e, index, &[(0, len)]));
-    SCRATCH.set(writer.scratch);
+    if let Some(scratch) = writer.scratch {
+        SCRATCH.set(scratch);
+    }
     result
 }
 
@@ -95,8 +97,9 @@ thread_local! {
 struct Writer<'s, 'b> {
     schema: &'s Schema,
     input: &'b [u8],
-    /// Lists reused.
-    scratch: Scratch,
+    /// Lists reused, taken from [`SCRATCH`] when first needed (a message
+    /// written in a single pass needs none).
+    scratch: Option<Scratch>,
     /// Messages nested, counted from the input or the `Any` that packs them.
     depth: u32,
     /// `Any`s nested.
@@ -233,11 +236,16 @@ impl<'b> Writer<'_, 'b> {
         table: &Table,
         parts: &[Span],
     ) -> Result<(), Error> {
-        let mut list = self.scratch.lists.pop().unwrap_or_default();
+        let mut list = self.scratch().lists.pop().unwrap_or_default();
         let result = self.fields(e, table, parts, &mut list);
         list.clear();
-        self.scratch.lists.push(list);
+        self.scratch().lists.push(list);
         result
+    }
+
+    /// The lists reused, taken from [`SCRATCH`] the first time.
+    fn scratch(&mut self) -> &mut Scratch {
+        self.scratch.get_or_insert_with(|| SCRATCH.take())
     }
 
     fn bytes(&self, (start, end): Span) -> &'b [u8] {
@@ -397,7 +405,11 @@ impl<'b> Writer<'_, 'b> {
     fn value(&mut self, e: &mut Encoder<'_>, kind: Kind, span: Span) -> Result<(), Error> {
         let bytes = self.bytes(span);
         match kind {
-            Kind::String => e.string(utf8(bytes, span.0)?),
+            Kind::String => {
+                if e.utf8_string(bytes).is_err() {
+                    return Err(not_utf8(span.0));
+                }
+            }
             Kind::Bytes => e.bytes(bytes),
             Kind::Message(m) | Kind::Group(m) => {
                 let parts: &[Span] = if span.1 > span.0 { &[span] } else { &[] };
@@ -486,10 +498,10 @@ impl<'b> Writer<'_, 'b> {
         if these.is_empty() && !e.emit_defaults() {
             return Ok(());
         }
-        let mut entries = self.scratch.entries.pop().unwrap_or_default();
+        let mut entries = self.scratch().entries.pop().unwrap_or_default();
         let result = self.entries(e, f, (key_kind, value_kind), these, &mut entries);
         entries.clear();
-        self.scratch.entries.push(entries);
+        self.scratch().entries.push(entries);
         result
     }
 
@@ -872,7 +884,7 @@ fn gave_up() -> Error {
 #[inline]
 fn key(e: &mut Encoder<'_>, f: &Field) {
     if f.ascii {
-        e.field(&f.json_key, &f.proto_key);
+        e.field_of_table(&f.json_key, &f.proto_key);
     } else {
         e.field_non_ascii(&f.json_key, &f.proto_key);
     }
@@ -946,10 +958,14 @@ fn zigzag32(raw: u64) -> i32 {
 /// A string field's text; at `start` for the error if it is not UTF-8.
 #[inline]
 fn utf8(bytes: &[u8], start: u32) -> Result<&str, Error> {
-    std::str::from_utf8(bytes).map_err(|_| {
-        binary_error(
-            "invalid string value: data is not UTF-8 encoded".into(),
-            start as usize,
-        )
-    })
+    std::str::from_utf8(bytes).map_err(|_| not_utf8(start))
+}
+
+/// The error for a string field at `start` whose bytes are not UTF-8.
+#[cold]
+fn not_utf8(start: u32) -> Error {
+    binary_error(
+        "invalid string value: data is not UTF-8 encoded".into(),
+        start as usize,
+    )
 }

@@ -166,10 +166,14 @@ fn wire_type(tag: u8) -> WireType {
     }
 }
 
-/// The value of a varint field whose bytes are `bytes` (checked when read).
+/// The value of a varint field whose bytes are `bytes` (checked when read):
+/// one byte inline (bools, small numbers and enums), longer ones by prost.
 #[inline]
 pub(crate) fn varint(mut bytes: &[u8]) -> u64 {
-    decode_varint(&mut bytes).unwrap_or(0)
+    match bytes {
+        [one] => u64::from(*one),
+        _ => decode_varint(&mut bytes).unwrap_or(0),
+    }
 }
 
 /// The value of a fixed 32-bit field.

@@ -106,6 +106,43 @@ pub(crate) fn write_str_ascii(out: &mut Vec<u8>, s: &str) {
     }
 }
 
+/// Appends `bytes`, a string read off the binary wire, as a JSON string
+/// literal (of ASCII only if `ascii_only`), or fails if they are not UTF-8.
+/// A short string of plain ASCII, the common case, is written by the short
+/// path of [`write_str_ascii`] without a separate validation pass: plain
+/// ASCII is UTF-8.
+#[inline]
+pub(crate) fn write_utf8(
+    out: &mut Vec<u8>,
+    bytes: &[u8],
+    ascii_only: bool,
+) -> Result<(), std::str::Utf8Error> {
+    if bytes.len() <= ShortText::MAX_STR && scan::short_is_plain_ascii(bytes) {
+        short::append(out, |text| {
+            text.byte(b'"').bytes(bytes).byte(b'"');
+        });
+        Ok(())
+    } else {
+        write_utf8_long(out, bytes, ascii_only)
+    }
+}
+
+/// [`write_utf8`] for strings that are long, need escaping or are not ASCII.
+#[inline(never)]
+fn write_utf8_long(
+    out: &mut Vec<u8>,
+    bytes: &[u8],
+    ascii_only: bool,
+) -> Result<(), std::str::Utf8Error> {
+    let s = std::str::from_utf8(bytes)?;
+    if ascii_only {
+        write_ascii_long(out, s);
+    } else {
+        write_long(out, bytes);
+    }
+    Ok(())
+}
+
 /// [`write_str_ascii`] for strings that are long or need escaping: runs of
 /// plain ASCII copied, the rest escaped one character at a time.
 #[inline(never)]
@@ -182,7 +219,7 @@ fn write_escape(out: &mut Vec<u8>, byte: u8) {
 
 #[cfg(test)]
 mod tests {
-    use super::{write_escaped_ascii, write_str, write_str_ascii};
+    use super::{write_escaped_ascii, write_str, write_str_ascii, write_utf8};
     use crate::test_rng::Rng;
 
     /// Runs [`write_str`] into a fresh buffer and returns the text.
@@ -353,6 +390,66 @@ mod tests {
             let got = esc(&s);
             assert_eq!(got, reference(&s), "input {s:?}");
             assert_eq!(unescape(&got), s);
+        }
+    }
+
+    /// [`write_utf8`] on random bytes, short and long, mostly ASCII with
+    /// escapes and multi-byte characters, some cut or corrupted: it writes
+    /// what `write_str` (or `write_str_ascii`) writes of valid UTF-8, and
+    /// fails, writing nothing, on anything else.
+    #[test]
+    fn utf8_bytes_are_written_as_their_str_or_refused() {
+        const POOL: &[&[u8]] = &[
+            b"a",
+            b"Z",
+            b"0",
+            b" ",
+            b"\"",
+            b"\\",
+            b"\n",
+            b"\x00",
+            b"\x7f",
+            "\u{e9}".as_bytes(),
+            "\u{2028}".as_bytes(),
+            "\u{1f600}".as_bytes(),
+            b"\x80",
+            b"\xc3",
+            b"\xed\xa0\x80",
+            b"\xff",
+        ];
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        for _ in 0..20_000 {
+            let len = (rng.next() % 24) as usize;
+            let mut bytes = Vec::new();
+            for _ in 0..len {
+                let r = rng.next() as usize;
+                // Mostly plain ASCII, as most strings are.
+                let piece = if r % 4 != 0 {
+                    b"x"
+                } else {
+                    POOL[(r >> 8) % POOL.len()]
+                };
+                bytes.extend_from_slice(piece);
+            }
+            for ascii_only in [false, true] {
+                let mut got = b"[".to_vec();
+                let result = write_utf8(&mut got, &bytes, ascii_only);
+                match std::str::from_utf8(&bytes) {
+                    Ok(s) => {
+                        assert!(result.is_ok(), "{bytes:?}");
+                        let mut want = b"[".to_vec();
+                        match ascii_only {
+                            false => write_str(&mut want, s),
+                            true => write_str_ascii(&mut want, s),
+                        }
+                        assert_eq!(got, want, "{bytes:?}");
+                    }
+                    Err(_) => {
+                        assert!(result.is_err(), "{bytes:?}");
+                        assert_eq!(got, b"[", "nothing written for {bytes:?}");
+                    }
+                }
+            }
         }
     }
 

@@ -224,6 +224,25 @@ impl<'a> Encoder<'a> {
         }
     }
 
+    /// [`field`](Self::field) for keys known only at run time, as a
+    /// transcoder's tables hold them: a key of up to 16 bytes (most keys)
+    /// is copied in two words rather than by a call to `memcpy`.
+    #[inline(always)]
+    pub fn field_of_table(&mut self, json_key: &[u8], proto_key: &[u8]) {
+        let key = match self.keys {
+            Keys::Json => json_key,
+            Keys::Proto => proto_key,
+            Keys::Pretty => return self.styled_field(json_key, proto_key),
+        };
+        if key.len() <= ShortText::MAX_STR {
+            short::append(self.out, |text| {
+                text.bytes(key);
+            });
+        } else {
+            self.out.extend_from_slice(key);
+        }
+    }
+
     /// [`field`](Self::field) for keys whose JSON name is not ASCII (set by
     /// a `json_name` option): escaped when the options ask for ASCII only.
     #[inline(never)]
@@ -358,6 +377,15 @@ impl<'a> Encoder<'a> {
         } else {
             escape::write_str(self.out, v);
         }
+    }
+
+    /// Writes `v`, the bytes of a string read off the binary wire, as a
+    /// JSON string; fails, writing nothing, if they are not UTF-8. For a
+    /// transcoder, which has bytes where generated code has a `String`:
+    /// short ASCII is checked and copied in one step.
+    #[inline]
+    pub fn utf8_string(&mut self, v: &[u8]) -> Result<(), std::str::Utf8Error> {
+        escape::write_utf8(self.out, v, self.opts.ensure_ascii)
     }
 
     /// Writes bytes as standard base64 with padding.
