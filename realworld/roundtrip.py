@@ -12,6 +12,11 @@ Python protobuf's `json_format`:
   2. Python's JSON (3 option sets) -> our binary -> Python parses it: it must
      be the original message.
 
+Then the same for the dynamic transcoder (protojsonx-dynamic, from the slice's
+descriptor set at run time), judged the same way and reported on a line of
+its own. It reads the google.protobuf types from the descriptor set, so what
+prost-types lacks (the KNOWN prost-types-schema rule) does not apply to it.
+
 Message classes come from the driver's descriptor set (what Builder
 compiled), so no protoc and no _pb2 modules are needed.
 
@@ -655,11 +660,15 @@ def run(args):
     schema = RuntimeSchema(runtime_types)
     check = convert_and_check(args, items, pool, "", timings, schema)
     known, still_bad = retry_without_newer_fields(args, items, check, pool, schema, timings)
-    return report(args, check, known, still_bad, items, types, files, timings)
+    dynamic = None
+    if not args.self_check:
+        dynamic = convert_and_check(args, items, pool, " (dynamic)", timings, testee="-dynamic")
+    return report(args, check, known, still_bad, dynamic, items, types, files, timings)
 
 
-def convert_and_check(args, items, pool, tag, timings, schema=None):
-    """Both directions for `items`; the Check holding what disagreed."""
+def convert_and_check(args, items, pool, tag, timings, schema=None, testee=""):
+    """Both directions for `items`; the Check holding what disagreed. The
+    driver's commands are `encode` and `decode` with `testee` appended."""
     start = time.time()
     check = Check(pool, schema)
     requests = python_json_requests(items, pool, check)
@@ -670,8 +679,8 @@ def convert_and_check(args, items, pool, tag, timings, schema=None):
     if args.self_check:
         encoded, decoded = python_encode(encode_requests, pool), python_decode(decode_requests, pool)
     else:
-        encoded = run_driver(args.driver, "encode", encode_requests, args.work)
-        decoded = run_driver(args.driver, "decode", decode_requests, args.work)
+        encoded = run_driver(args.driver, "encode" + testee, encode_requests, args.work)
+        decoded = run_driver(args.driver, "decode" + testee, decode_requests, args.work)
     timings["driver: encode and decode" + tag] = time.time() - start
     start = time.time()
     direction_one(items, encoded, check)
@@ -809,13 +818,23 @@ class RuntimeSchema:
         return True
 
 
-def report(args, check, known, bad, items, types, files, timings):
-    """Prints the failures and the summary line; writes the summary file."""
+def print_failures(args, check, bad):
+    """The reports of the messages `bad`, at most --max-failures of them."""
     reports = [r for item_id in bad for r in check.failures[item_id]]
     for failure in reports[:args.max_failures]:
         print(failure)
     if len(reports) > args.max_failures:
         print("... and %d more mismatches" % (len(reports) - args.max_failures))
+
+
+def report(args, check, known, bad, dynamic, items, types, files, timings):
+    """Prints the failures and the summary lines (the dynamic transcoder's,
+    from the Check `dynamic`, if it ran); writes the summary file."""
+    print_failures(args, check, bad)
+    dynamic_bad = sorted(dynamic.failures) if dynamic else []
+    if dynamic_bad:
+        print("realworld: the dynamic transcoder's mismatches:")
+        print_failures(args, dynamic, dynamic_bad)
     for phase, seconds in timings.items():
         print("realworld: %s took %.1f s" % (phase, seconds))
     agree = len(items) - len(known) - len(bad)
@@ -830,14 +849,25 @@ def report(args, check, known, bad, items, types, files, timings):
         print("realworld: KNOWN (robustness/diff/KNOWN_DIFFERENCES.md): %s" % check.tolerated)
     if bad_types:
         print("realworld: %d messages DISAGREE, types: %s" % (len(bad), ", ".join(bad_types[:50])))
+    dynamic_line = None
+    if dynamic:
+        dynamic_line = "realworld: dynamic transcoder: %d of %d messages agree; %d conversions checked" % (
+            len(items) - len(dynamic_bad), len(items), dynamic.checks)
+        print(dynamic_line)
+        if dynamic.tolerated:
+            print("realworld: dynamic: KNOWN (robustness/diff/KNOWN_DIFFERENCES.md): %s" % dynamic.tolerated)
+        if dynamic_bad:
+            print("realworld: dynamic: %d messages DISAGREE, types: %s" % (
+                len(dynamic_bad), ", ".join(sorted({items[i]["type"] for i in dynamic_bad})[:50])))
     summary = {"summary": line, "messages": len(items), "agree": agree, "types": len(types),
                "files": len(files), "conversions": check.checks, "count_per_type": args.count,
                "seed": args.seed, "known_prost_types_schema": len(known), "known_types": known_types,
                "known_differential_rules": check.tolerated, "disagree": len(bad), "failing_types": bad_types,
+               "dynamic": dynamic_line, "dynamic_disagree": len(dynamic_bad),
                "timings_s": {k: round(v, 1) for k, v in timings.items()}}
     with open(os.path.join(args.work, "summary.json"), "w", encoding="utf-8") as f:
         json.dump(summary, f, indent=2)
-    return 0 if not bad else 1
+    return 0 if not (bad or dynamic_bad) else 1
 
 
 def main(argv):

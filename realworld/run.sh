@@ -11,7 +11,8 @@
 #    code included).
 # 3. roundtrip.py makes COUNT random messages of every message type of the
 #    slice and checks both directions against Python protobuf's json_format
-#    (its venv is the differential test's: .cache/robustness/venv).
+#    (its venv is the differential test's: .cache/robustness/venv), for the
+#    generated code and for the dynamic transcoder.
 # The crate is its own workspace; it builds into the repo's target directory
 # to reuse the workspace's dependencies. Each phase's time is printed.
 set -euo pipefail
@@ -63,4 +64,4 @@ phase "round trip vs json_format" "$VENV/bin/python" realworld/roundtrip.py run 
 
 echo "--- realworld: times"
 printf '  %s\n' "${timings[@]}"
-echo "realworld/run.sh: $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["summary"])' "$WORK/summary.json"); summary in ${WORK#"$ROOT"/}/summary.json"
+echo "realworld/run.sh: $(python3 -c 'import json,sys; d = json.load(open(sys.argv[1])); print(d["summary"] + "; " + (d["dynamic"] or "").removeprefix("realworld: "))' "$WORK/summary.json"); summary in ${WORK#"$ROOT"/}/summary.json"

@@ -7,20 +7,27 @@
 //!                                    {"id", "json": {label: text}, "errors": {label: text}}
 //! realworld-driver decode IN OUT     {"id", "json": text} per line ->
 //!                                    {"id", "type_url", "binary": hex} or {"id", "error"}
+//! realworld-driver encode-dynamic IN OUT, decode-dynamic IN OUT
+//!                                    the same, by protojsonx-dynamic
 //! ```
 //!
-//! Every conversion goes through `prost_types::Any` (type URL
-//! `type.googleapis.com/<type>`) and the type registry that
-//! `register_all_protojsonx_types()` fills, under the option sets of the
-//! differential test: `default`, `proto_names`, and `all` (proto names,
-//! unpopulated fields, enums as numbers). A failure, a panic included, is
-//! reported on its line; the driver goes on.
+//! Every conversion goes through `google.protobuf.Any` (type URL
+//! `type.googleapis.com/<type>`), under the option sets of the differential
+//! test: `default`, `proto_names`, `all` (proto names, unpopulated fields,
+//! enums as numbers) and `pretty_ascii`. The generated code converts a
+//! `prost_types::Any` through the type registry that
+//! `register_all_protojsonx_types()` fills; the dynamic transcoder converts
+//! between the two encodings with a pool of the slice's descriptor set,
+//! which resolves the `Any`. A failure, a panic included, is reported on its
+//! line; the driver goes on.
 
 use std::error::Error;
 use std::fs;
 use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::panic::{self, AssertUnwindSafe};
 
+use prost::Message;
+use protojsonx_dynamic::{MessageType, Pool};
 use protojsonx_runtime::{DecodeOptions, EncodeOptions, ProtoJson};
 use serde_json::{Map, Value, json};
 
@@ -51,7 +58,17 @@ fn main() -> Result<(), Box<dyn Error>> {
         ["descriptors", dir] => write_descriptors(dir),
         ["encode", input, output] => each_line(input, output, encode),
         ["decode", input, output] => each_line(input, output, decode),
-        _ => Err("usage: realworld-driver descriptors DIR | encode IN OUT | decode IN OUT".into()),
+        ["encode-dynamic", input, output] => {
+            let any = dynamic_any()?;
+            each_line(input, output, |request| encode_dynamic(&any, request))
+        }
+        ["decode-dynamic", input, output] => {
+            let any = dynamic_any()?;
+            each_line(input, output, |request| decode_dynamic(&any, request))
+        }
+        _ => Err("usage: realworld-driver descriptors DIR | \
+                  (encode | decode | encode-dynamic | decode-dynamic) IN OUT"
+            .into()),
     }
 }
 
@@ -74,7 +91,7 @@ fn write_descriptors(dir: &str) -> Result<(), Box<dyn Error>> {
 fn each_line(
     input: &str,
     output: &str,
-    answer: fn(&Value) -> Map<String, Value>,
+    answer: impl Fn(&Value) -> Map<String, Value>,
 ) -> Result<(), Box<dyn Error>> {
     let mut out = BufWriter::new(fs::File::create(output)?);
     for line in BufReader::new(fs::File::open(input)?).lines() {
@@ -118,6 +135,60 @@ fn request_any(request: &Value) -> Result<prost_types::Any, String> {
         type_url: format!("type.googleapis.com/{name}"),
         value: from_hex(hex)?,
     })
+}
+
+/// `google.protobuf.Any` in a pool of the slice's descriptor set.
+fn dynamic_any() -> Result<MessageType, Box<dyn Error>> {
+    let pool = Pool::decode(protojsonx_realworld::DESCRIPTORS)?;
+    Ok(pool
+        .message("google.protobuf.Any")
+        .ok_or("the descriptor set has no google.protobuf.Any")?)
+}
+
+/// [`encode`] by the dynamic transcoder: the JSON of the request's `Any`.
+fn encode_dynamic(any: &MessageType, request: &Value) -> Map<String, Value> {
+    let (mut texts, mut errors) = (Map::new(), Map::new());
+    let binary = match request_any(request) {
+        Ok(message) => message.encode_to_vec(),
+        Err(e) => {
+            errors.insert("request".into(), e.into());
+            return Map::from_iter([("errors".into(), errors.into())]);
+        }
+    };
+    for (label, opts) in &OPTION_SETS {
+        let json = guarded(|| {
+            let json = any.binary_to_json(&binary, opts).map_err(|e| e.to_string())?;
+            String::from_utf8(json).map_err(|e| format!("not UTF-8: {e}"))
+        });
+        match json {
+            Ok(text) => texts.insert((*label).into(), text.into()),
+            Err(e) => errors.insert((*label).into(), e.into()),
+        };
+    }
+    Map::from_iter([
+        ("json".into(), texts.into()),
+        ("errors".into(), errors.into()),
+    ])
+}
+
+/// [`decode`] by the dynamic transcoder: the `Any` it writes of the
+/// request's JSON, read back by prost as type URL and binary.
+fn decode_dynamic(any: &MessageType, request: &Value) -> Map<String, Value> {
+    let text = request["json"].as_str().unwrap_or_default();
+    let decoded = guarded(|| {
+        let binary = any
+            .json_to_binary(text.as_bytes(), &DecodeOptions::new())
+            .map_err(|e| e.to_string())?;
+        prost_types::Any::decode(binary.as_slice())
+            .map_err(|e| format!("prost cannot read the transcoded Any: {e}"))
+    });
+    match decoded {
+        Ok(any) => Map::from_iter([
+            ("type_url".into(), any.type_url.into()),
+            ("binary".into(), to_hex(&any.value).into()),
+        ]),
+        Err(e) => Map::from_iter([("error".into(), json!(e))]),
+    }
 }
 
 /// The `Any` our decoder reads from the request's JSON, as type URL and binary.
