@@ -31,7 +31,6 @@ pub(crate) fn transcode(
     let start = out.len();
     let mut reader = JsonReader {
         schema,
-        bytes: Vec::new(),
         keys: MAP_KEYS.take(),
     };
     let result = decode_with(opts, json, |d| reader.message(d, index, out));
@@ -55,8 +54,6 @@ const MAP_KEYS_SCANNED: usize = 16;
 
 struct JsonReader<'s> {
     schema: &'s Schema,
-    /// Decoded base64, reused.
-    bytes: Vec<u8>,
     /// Where the keys of the maps being read are in the output (start and
     /// length of each entry's encoded key), the innermost map's last.
     keys: Vec<(usize, usize)>,
@@ -196,10 +193,14 @@ impl JsonReader<'_> {
                 text.is_empty()
             }
             Kind::Bytes => {
-                d.read_bytes_into(&mut self.bytes)?;
-                put_varint(self.bytes.len() as u64, out);
-                out.extend_from_slice(&self.bytes);
-                self.bytes.is_empty()
+                let mut len = 0;
+                nested(out, |out| {
+                    let start = out.len();
+                    d.read_bytes_append(out)?;
+                    len = out.len() - start;
+                    Ok(())
+                })?;
+                len == 0
             }
             Kind::Enum(e) => {
                 let table = self.schema.enum_table(e);
@@ -325,12 +326,12 @@ impl JsonReader<'_> {
             return nested(out, |out| self.any_in_any(d, start, out));
         }
         if let Some(entry) = well_known(name) {
-            let mut value = std::mem::take(&mut self.bytes);
+            // The runtime's codec writes the message into a `Vec` of its own.
+            let mut value = Vec::new();
             (entry.read)(d, start, &mut value)?;
             tag(2, WireType::LengthDelimited, out);
             put_varint(value.len() as u64, out);
             out.extend_from_slice(&value);
-            self.bytes = value;
             return Ok(());
         }
         let Some(index) = self.schema.message_index(name) else {

@@ -625,13 +625,30 @@ impl<'a> Decoder<'a> {
     /// memory of a `Vec<u8>`).
     #[inline]
     pub fn read_bytes_into<B: Bytes>(&mut self, out: &mut B) -> Result<(), Error> {
+        self.read_base64(|text| out.decode_base64(text))
+    }
+
+    /// Reads bytes from base64 and appends them to `out`: for a
+    /// transcoder, which writes them straight into its output. After an
+    /// error `out` holds some of them.
+    #[inline]
+    pub fn read_bytes_append(&mut self, out: &mut Vec<u8>) -> Result<(), Error> {
+        self.read_base64(|text| crate::base64::decode_into(text, out))
+    }
+
+    /// Reads a base64 string and decodes its text with `decode`.
+    #[inline]
+    fn read_base64(
+        &mut self,
+        decode: impl FnOnce(&[u8]) -> Result<(), crate::base64::Base64Error>,
+    ) -> Result<(), Error> {
         let found = self.r.peek();
         if found != Peek::String {
             return Err(self.expected("base64 string", found));
         }
         let start = self.r.offset();
         let text = self.r.string()?;
-        out.decode_base64(text.as_bytes())
+        decode(text.as_bytes())
             .map_err(|e| self.invalid_at(start, format!("invalid value for bytes: {e}")))
     }
 
