@@ -157,7 +157,9 @@ fn encode_dynamic(any: &MessageType, request: &Value) -> Map<String, Value> {
     };
     for (label, opts) in &OPTION_SETS {
         let json = guarded(|| {
-            let json = any.binary_to_json(&binary, opts).map_err(|e| e.to_string())?;
+            let json = any
+                .binary_to_json(&binary, opts)
+                .map_err(|e| e.to_string())?;
             String::from_utf8(json).map_err(|e| format!("not UTF-8: {e}"))
         });
         match json {
