@@ -186,22 +186,8 @@ impl JsonReader<'_> {
             Kind::Sfixed64 => fixed(&d.read_i64()?.to_le_bytes(), out),
             Kind::Fixed32 => fixed(&d.read_u32()?.to_le_bytes(), out),
             Kind::Sfixed32 => fixed(&d.read_i32()?.to_le_bytes(), out),
-            Kind::String => {
-                let text = d.read_str()?;
-                put_varint(text.len() as u64, out);
-                out.extend_from_slice(text.as_bytes());
-                text.is_empty()
-            }
-            Kind::Bytes => {
-                let mut len = 0;
-                nested(out, |out| {
-                    let start = out.len();
-                    d.read_bytes_append(out)?;
-                    len = out.len() - start;
-                    Ok(())
-                })?;
-                len == 0
-            }
+            Kind::String => appended(out, |out| d.read_str_append(out))?,
+            Kind::Bytes => appended(out, |out| d.read_bytes_append(out))?,
             Kind::Enum(e) => {
                 let table = self.schema.enum_table(e);
                 let read = d.read_enum_with(&table.full_name, table.null_value, |name| {
@@ -373,6 +359,23 @@ fn zigzag32(v: i32) -> u64 {
 #[inline]
 fn zigzag64(v: i64) -> u64 {
     ((v << 1) ^ (v >> 63)) as u64
+}
+
+/// Appends a length-delimited value whose content `read` appends (a
+/// string's text or decoded bytes, straight into the output); whether it is empty.
+#[inline]
+fn appended(
+    out: &mut Vec<u8>,
+    read: impl FnOnce(&mut Vec<u8>) -> Result<(), Error>,
+) -> Result<bool, Error> {
+    let mut empty = true;
+    nested(out, |out| {
+        let start = out.len();
+        read(out)?;
+        empty = out.len() == start;
+        Ok(())
+    })?;
+    Ok(empty)
 }
 
 /// Appends fixed-width bytes; whether they are all 0.

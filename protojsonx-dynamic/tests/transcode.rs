@@ -344,3 +344,43 @@ fn an_any_in_a_single_pass_that_gives_up_is_written_again_with_it() {
         )
     );
 }
+
+#[test]
+fn strings_and_bytes_are_decoded_straight_into_the_output() {
+    // optional_string (14) and optional_bytes (15), short and long (a
+    // length of two bytes moves the content), plain, escaped and not
+    // ASCII, and in a repeated field (44) and a map value (map_string_string, 69).
+    let m = proto3();
+    let long = "é\\n\\\"x\\ud83d\\ude00".repeat(40);
+    let text = long
+        .replace("\\n", "\n")
+        .replace("\\\"", "\"")
+        .replace("\\ud83d\\ude00", "\u{1f600}");
+    let bytes = vec![0xa5u8; 200];
+    let b64 = "paWl".repeat(200 / 3) + "paU=";
+    let json = format!(
+        r#"{{"optionalString":"{long}","optionalBytes":"{b64}","repeatedString":["a\tb","",""],"mapStringString":{{"k\u00e9":"{long}"}}}}"#
+    );
+    let binary = m
+        .json_to_binary(json.as_bytes(), &DecodeOptions::new())
+        .unwrap();
+    let mut want = Vec::new();
+    put_message(14, text.as_bytes(), &mut want);
+    put_message(15, &bytes, &mut want);
+    for s in ["a\tb", "", ""] {
+        put_message(44, s.as_bytes(), &mut want);
+    }
+    let mut entry = Vec::new();
+    put_message(1, "ké".as_bytes(), &mut entry);
+    put_message(2, text.as_bytes(), &mut entry);
+    put_message(69, &entry, &mut want);
+    assert_eq!(binary, want);
+    // A bad escape late in a long string fails, leaving nothing behind.
+    let bad = format!(r#"{{"optionalString":"{long}\x"}}"#);
+    let mut out = b"kept".to_vec();
+    let err = m
+        .json_to_binary_into(bad.as_bytes(), &DecodeOptions::new(), &mut out)
+        .unwrap_err();
+    assert!(err.to_string().contains("invalid escape"), "{err}");
+    assert_eq!(out, b"kept");
+}

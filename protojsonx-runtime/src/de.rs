@@ -604,6 +604,17 @@ impl<'a> Decoder<'a> {
         }
     }
 
+    /// Reads a string and appends its UTF-8 bytes to `out`, escapes
+    /// decoded straight into it: for a transcoder, which writes strings
+    /// into its output with no `String` between.
+    #[inline]
+    pub fn read_str_append(&mut self, out: &mut Vec<u8>) -> Result<(), Error> {
+        match self.r.peek() {
+            Peek::String => self.r.string_into(out),
+            found => Err(self.expected("string", found)),
+        }
+    }
+
     /// Reads a string, borrowed from the input unless it holds escapes.
     #[inline]
     pub fn read_str(&mut self) -> Result<Cow<'a, str>, Error> {

@@ -425,8 +425,9 @@ impl<'a> Reader<'a> {
     }
 
     /// [`string`](Self::string), appending the text to `out` (escapes
-    /// decoded straight into it) instead of returning it.
-    pub(crate) fn string_into(&mut self, out: &mut String) -> Result<(), Error> {
+    /// decoded straight into it) instead of returning it: a `String`, or
+    /// the `Vec<u8>` of a transcoder's output.
+    pub(crate) fn string_into(&mut self, out: &mut impl Text) -> Result<(), Error> {
         if self.input.get(self.pos) != Some(&b'"') {
             return Err(self.unexpected("string"));
         }
@@ -458,7 +459,7 @@ impl<'a> Reader<'a> {
         &mut self,
         start: usize,
         mut i: usize,
-        out: &mut String,
+        out: &mut impl Text,
     ) -> Result<(), Error> {
         out.push_str(self.utf8(start, i)?);
         loop {
@@ -483,7 +484,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Decodes the escape sequence at `input[i]` (a backslash) into `out`; returns the offset after it.
-    fn escape(&self, i: usize, out: &mut String) -> Result<usize, Error> {
+    fn escape(&self, i: usize, out: &mut impl Text) -> Result<usize, Error> {
         let c = match self.input.get(i + 1) {
             Some(b'"') => '"',
             Some(b'\\') => '\\',
@@ -502,7 +503,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Decodes `\uXXXX` at `input[i]`, joining a surrogate pair; lone surrogates are errors.
-    fn unicode_escape(&self, i: usize, out: &mut String) -> Result<usize, Error> {
+    fn unicode_escape(&self, i: usize, out: &mut impl Text) -> Result<usize, Error> {
         let hi = self.hex4(i + 2)?;
         let (code, next) = match hi {
             0xD800..=0xDBFF => {
@@ -674,6 +675,39 @@ impl<'a> Reader<'a> {
             Peek::End => Ok(()),
             _ => Err(self.error(ErrorKind::Syntax, "unexpected data after the value".into())),
         }
+    }
+}
+
+/// Where [`Reader::string_into`] appends a string's text: a `String`, or
+/// the bytes of a transcoder's output, which then hold its UTF-8.
+pub(crate) trait Text {
+    /// Appends `s`.
+    fn push_str(&mut self, s: &str);
+    /// Appends `c`.
+    fn push(&mut self, c: char);
+}
+
+impl Text for String {
+    #[inline]
+    fn push_str(&mut self, s: &str) {
+        String::push_str(self, s);
+    }
+
+    #[inline]
+    fn push(&mut self, c: char) {
+        String::push(self, c);
+    }
+}
+
+impl Text for Vec<u8> {
+    #[inline]
+    fn push_str(&mut self, s: &str) {
+        self.extend_from_slice(s.as_bytes());
+    }
+
+    #[inline]
+    fn push(&mut self, c: char) {
+        self.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
     }
 }
 
