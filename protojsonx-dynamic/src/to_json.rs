@@ -20,7 +20,7 @@ use protojsonx_runtime::{EncodeOptions, Error, ErrorKind};
 
 use crate::table::{Card, Field, Kind, Schema, Table};
 use crate::wire::{RawField, WireReader, fixed32, fixed64, varint};
-use crate::wkt::Special;
+use crate::wkt::{Shape, Special};
 
 /// How deep messages may nest below the top-level one in the binary
 /// input, as in prost (and in what an `Any` packs, counted afresh).
@@ -135,6 +135,14 @@ impl<'b> Writer<'_, 'b> {
         }
         match table.special {
             Some(Special::Any) => return self.any(e, parts),
+            Some(Special::Wkt(codec))
+                if codec.shape != Shape::Codec && fits(table, codec.shape) =>
+            {
+                self.depth += 1;
+                let result = self.in_two_passes_as(e, table, parts, codec.shape);
+                self.depth -= 1;
+                return result;
+            }
             Some(Special::Wkt(codec)) => {
                 let at = parts.first().map_or(0, |p| p.0 as usize);
                 let written = match parts {
@@ -236,11 +244,53 @@ impl<'b> Writer<'_, 'b> {
         table: &Table,
         parts: &[Span],
     ) -> Result<(), Error> {
+        self.in_two_passes_as(e, table, parts, Shape::Codec)
+    }
+
+    /// [`in_two_passes`](Self::in_two_passes), the fields written as an
+    /// object (`Shape::Codec`) or as the JSON of a `Struct`, `ListValue` or
+    /// `Value` ([`unwrapped`](Self::unwrapped)).
+    fn in_two_passes_as(
+        &mut self,
+        e: &mut Encoder<'_>,
+        table: &Table,
+        parts: &[Span],
+        shape: Shape,
+    ) -> Result<(), Error> {
         let mut list = self.scratch().lists.pop().unwrap_or_default();
-        let result = self.fields(e, table, parts, &mut list);
+        let result = match shape {
+            Shape::Codec => self.fields(e, table, parts, &mut list),
+            _ => self.unwrapped(e, table, parts, shape, &mut list),
+        };
         list.clear();
         self.scratch().lists.push(list);
         result
+    }
+
+    /// Writes a `Struct`, `ListValue` or `Value` (a table that [`fits`]
+    /// its shape) as the JSON its one field or oneof holds, with no object
+    /// around it, as the runtime writes their prost-types structs.
+    fn unwrapped(
+        &mut self,
+        e: &mut Encoder<'_>,
+        table: &Table,
+        parts: &[Span],
+        shape: Shape,
+        list: &mut Vec<Occurrence>,
+    ) -> Result<(), Error> {
+        for &(start, end) in parts {
+            self.scan(table, start, end, list)?;
+        }
+        let f = &table.fields[0];
+        match (shape, f.card) {
+            (Shape::Struct, Card::Map { key, value }) => self
+                .entries(e, (key, value), list)
+                .map_err(|err| err.in_field(f.name.as_bytes())),
+            (Shape::List, _) => self
+                .elements(e, f, list)
+                .map_err(|err| err.in_field(f.name.as_bytes())),
+            _ => self.oneof_as(e, table, 0, list, true),
+        }
     }
 
     /// The lists reused, taken from [`SCRATCH`] the first time.
@@ -461,6 +511,17 @@ impl<'b> Writer<'_, 'b> {
             return Ok(());
         }
         key(e, f);
+        self.elements(e, f, these)
+    }
+
+    /// Writes the elements of a repeated field as an array.
+    fn elements(
+        &mut self,
+        e: &mut Encoder<'_>,
+        f: &Field,
+        these: &[Occurrence],
+    ) -> Result<(), Error> {
+        let packed = |o: &Occurrence| o.wire == WireType::LengthDelimited && f.kind.packable();
         let array = e.begin_array();
         let mut index = 0;
         for o in these {
@@ -498,18 +559,37 @@ impl<'b> Writer<'_, 'b> {
         if these.is_empty() && !e.emit_defaults() {
             return Ok(());
         }
+        key(e, f);
+        self.entries(e, (key_kind, value_kind), these)
+    }
+
+    /// Writes the entries of a map field as an object. Each entry is a
+    /// message nested one level below the map's, as prost counts them.
+    fn entries(
+        &mut self,
+        e: &mut Encoder<'_>,
+        kinds: (Kind, Kind),
+        these: &[Occurrence],
+    ) -> Result<(), Error> {
+        if let (Some(first), true) = (these.first(), self.depth > MAX_DEPTH) {
+            return Err(binary_error(
+                "recursion limit reached".into(),
+                first.start as usize,
+            ));
+        }
         let mut entries = self.scratch().entries.pop().unwrap_or_default();
-        let result = self.entries(e, f, (key_kind, value_kind), these, &mut entries);
+        self.depth += 1;
+        let result = self.sorted_entries(e, kinds, these, &mut entries);
+        self.depth -= 1;
         entries.clear();
         self.scratch().entries.push(entries);
         result
     }
 
-    /// Writes the entries of a map field, read into `entries`.
-    fn entries(
+    /// [`entries`](Self::entries), read into `entries` and sorted by key.
+    fn sorted_entries(
         &mut self,
         e: &mut Encoder<'_>,
-        f: &Field,
         (key_kind, value_kind): (Kind, Kind),
         these: &[Occurrence],
         entries: &mut Vec<Entry>,
@@ -518,7 +598,6 @@ impl<'b> Writer<'_, 'b> {
             entries.push(self.entry(o.span(), key_kind, value_kind)?);
         }
         entries.sort_unstable_by(|a, b| self.compare(&a.key, &b.key).then(a.at.cmp(&b.at)));
-        key(e, f);
         let object = e.begin_object();
         for (i, entry) in entries.iter().enumerate() {
             let next = entries.get(i + 1);
@@ -658,15 +737,35 @@ impl<'b> Writer<'_, 'b> {
         oneof: u32,
         list: &[Occurrence],
     ) -> Result<(), Error> {
+        self.oneof_as(e, table, oneof, list, false)
+    }
+
+    /// [`oneof`](Self::oneof), with the member's key, or for a `Value`
+    /// (`value_only`) its value alone, as the runtime writes a prost-types
+    /// `Value`: one with no kind set, or holding a number JSON cannot
+    /// express, is an encoding error (and `null`).
+    fn oneof_as(
+        &mut self,
+        e: &mut Encoder<'_>,
+        table: &Table,
+        oneof: u32,
+        list: &[Occurrence],
+        value_only: bool,
+    ) -> Result<(), Error> {
         let members = || {
             list.iter()
                 .filter(move |o| table.fields[o.field as usize].oneof == Some(oneof))
         };
         let Some(winner) = members().max_by_key(|o| o.start) else {
+            if value_only {
+                value_fails(e, "google.protobuf.Value has no kind set".into());
+            }
             return Ok(());
         };
         let f = &table.fields[winner.field as usize];
-        key(e, f);
+        if !value_only {
+            key(e, f);
+        }
         let once = members().filter(|o| o.field == winner.field).count() == 1;
         let message = matches!(f.kind, Kind::Message(_) | Kind::Group(_));
         let cutoff = members()
@@ -693,6 +792,18 @@ impl<'b> Writer<'_, 'b> {
             Kind::Message(_) | Kind::Group(_) => {
                 let these: Vec<Occurrence> = members().filter(|o| written(o)).copied().collect();
                 self.singular(e, f.kind, &these)
+            }
+            Kind::Double if value_only => {
+                let v = f64::from_bits(raw_value(f.kind, self.bytes(winner.span())));
+                if v.is_finite() {
+                    e.f64(v);
+                } else {
+                    value_fails(
+                        e,
+                        format!("google.protobuf.Value cannot hold {v}: JSON numbers are finite"),
+                    );
+                }
+                Ok(())
             }
             _ => self.value(e, f.kind, winner.span()),
         };
@@ -876,6 +987,33 @@ enum MapKey {
 #[inline]
 /// What a message nested in a single pass returns when it cannot be written
 /// in it; the pass gives up and never shows it.
+/// Records the encoding error of a `Value` that JSON cannot express, and
+/// writes `null` in its place, as the runtime does.
+#[cold]
+fn value_fails(e: &mut Encoder<'_>, message: String) {
+    e.fail(encode_error(message));
+    e.null();
+}
+
+/// Whether `table` has the fields the shape of its well-known type writes
+/// from: one map field (`Struct`), one repeated field (`ListValue`), or a
+/// oneof of every field (`Value`). A pool whose `google.protobuf` types
+/// differ has them written through their prost-types structs instead.
+fn fits(table: &Table, shape: Shape) -> bool {
+    match (shape, &*table.fields) {
+        (Shape::Struct, [f]) => matches!(
+            f.card,
+            Card::Map {
+                key: Kind::String,
+                value: Kind::Message(_)
+            }
+        ),
+        (Shape::List, [f]) => matches!((f.card, f.kind), (Card::Repeated { .. }, Kind::Message(_))),
+        (Shape::Value, fields) => !fields.is_empty() && fields.iter().all(|f| f.oneof == Some(0)),
+        _ => false,
+    }
+}
+
 #[cold]
 fn gave_up() -> Error {
     binary_error(String::new(), 0)

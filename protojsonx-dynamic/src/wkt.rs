@@ -3,8 +3,10 @@
 //! `from_json`); the others (Timestamp, Duration, FieldMask, Struct, Value,
 //! ListValue, Empty and the wrappers) go through their prost-types structs
 //! and the runtime's own code for them, so their JSON is the generated
-//! path's byte for byte. They are small, and `Struct`'s keys must be sorted
-//! anyway.
+//! path's byte for byte. Binary `Struct`, `ListValue` and `Value` are
+//! written from their fields instead, as the JSON their one field holds
+//! (see [`Shape`]): they are where a payload's arbitrary JSON is, and
+//! their prost-types structs would allocate for every key and string.
 
 use prost::Message;
 use prost_types::{Duration, FieldMask, ListValue, Struct, Timestamp, Value};
@@ -20,6 +22,19 @@ pub(crate) enum Special {
     Wkt(Codec),
 }
 
+/// How the binary of a well-known type is written as JSON.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Shape {
+    /// Through its prost-types struct ([`Codec::write`]).
+    Codec,
+    /// `Struct`: the object of its one map field, written as any map is.
+    Struct,
+    /// `ListValue`: the array of its one repeated field.
+    List,
+    /// `Value`: the value of the member of its oneof that is set.
+    Value,
+}
+
 /// How one well-known type is transcoded.
 #[derive(Clone, Copy)]
 pub(crate) struct Codec {
@@ -31,6 +46,8 @@ pub(crate) struct Codec {
     pub read: fn(&mut Decoder<'_>, &mut Vec<u8>) -> Result<(), Error>,
     /// Whether JSON `null` is a value of this type (only `Value`).
     pub null_is_value: bool,
+    /// How its binary is written as JSON.
+    pub shape: Shape,
 }
 
 /// The special form of the message named `full_name`, if it has one.
@@ -40,12 +57,19 @@ pub(crate) fn special(full_name: &str) -> Option<Special> {
         "Timestamp" => codec::<Timestamp>(),
         "Duration" => codec::<Duration>(),
         "FieldMask" => codec::<FieldMask>(),
-        "Struct" => codec::<Struct>(),
+        "Struct" => Codec {
+            shape: Shape::Struct,
+            ..codec::<Struct>()
+        },
         "Value" => Codec {
             null_is_value: true,
+            shape: Shape::Value,
             ..codec::<Value>()
         },
-        "ListValue" => codec::<ListValue>(),
+        "ListValue" => Codec {
+            shape: Shape::List,
+            ..codec::<ListValue>()
+        },
         "Empty" => codec::<()>(),
         "BoolValue" => codec::<bool>(),
         "Int32Value" => codec::<i32>(),
@@ -66,6 +90,7 @@ fn codec<M: ProtoJson + Message + Default>() -> Codec {
         write: write::<M>,
         read: read::<M>,
         null_is_value: false,
+        shape: Shape::Codec,
     }
 }
 

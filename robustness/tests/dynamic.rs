@@ -422,3 +422,52 @@ fn other_spelling(key: &str) -> String {
     }
     out
 }
+
+/// Appends field `number` of `body` (length-delimited) to `out`.
+fn put_len(number: u32, body: &[u8], out: &mut Vec<u8>) {
+    prost::encoding::encode_key(number, prost::encoding::WireType::LengthDelimited, out);
+    prost::encoding::encode_varint(body.len() as u64, out);
+    out.extend_from_slice(body);
+}
+
+/// A map entry with key "k" and the message `value`.
+fn entry(value: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    put_len(1, b"k", &mut out);
+    put_len(2, value, &mut out);
+    out
+}
+
+/// Deep binary through map entries and `Struct`s, at every depth around
+/// prost's recursion limit: the transcoder rejects exactly what prost
+/// rejects (prost counts a map entry as a level of its own).
+#[test]
+fn nesting_through_maps_and_structs_meets_the_limit_where_prost_does() {
+    let g = named("proto3.TestAllTypesProto3");
+    let opts = EncodeOptions::new();
+    for levels in 20..=110 {
+        // TestAllTypesProto3 { map_string_nested_message: {"k": NestedMessage { corecursive: ... }}}
+        let maps = (0..levels).fold(Vec::new(), |inner, _| {
+            let mut nested = Vec::new();
+            put_len(2, &inner, &mut nested);
+            let mut out = Vec::new();
+            put_len(71, &entry(&nested), &mut out);
+            out
+        });
+        // optional_value: Value { struct_value: Struct { fields: {"k": Value { ... }}}}
+        let value = (0..levels).fold(b"\x20\x01".to_vec(), |inner, _| {
+            let mut fields = Vec::new();
+            put_len(1, &entry(&inner), &mut fields);
+            let mut out = Vec::new();
+            put_len(5, &fields, &mut out);
+            out
+        });
+        let mut structs = Vec::new();
+        put_len(306, &value, &mut structs);
+        for (what, binary) in [("maps", &maps), ("structs", &structs)] {
+            if let Err(discrepancy) = binary_to_json_agrees(g, binary, &opts) {
+                panic!("{what} {levels} levels deep: {discrepancy}");
+            }
+        }
+    }
+}
