@@ -12,13 +12,14 @@ use std::collections::HashSet;
 
 use prost::encoding::WireType;
 use protojsonx_runtime::__private::{
-    Decoder, MapKey, Probe, any_type_name, decode_with, probe_any, read_value_member, well_known,
+    Decoder, JsonType, MapKey, Probe, any_type_name, decode_with, probe_any, read_value_member,
+    well_known,
 };
 use protojsonx_runtime::{DecodeOptions, Error};
 
-use crate::table::{Card, Field, Kind, Schema};
+use crate::table::{Card, Field, Kind, Schema, Table};
 use crate::wire::{nested, put_varint, tag};
-use crate::wkt::Special;
+use crate::wkt::{Shape, Special};
 
 /// Transcodes `json`, a message of type `index`, appending its binary encoding to `out`.
 pub(crate) fn transcode(
@@ -66,6 +67,9 @@ impl JsonReader<'_> {
         let table = schema.table(index);
         match table.special {
             Some(Special::Any) => return self.any(d, out),
+            Some(Special::Wkt(codec)) if codec.shape.fits(table) => {
+                return self.unwrapped(d, table, codec.shape, out);
+            }
             Some(Special::Wkt(codec)) => return (codec.read)(d, out),
             None => {}
         }
@@ -101,6 +105,56 @@ impl JsonReader<'_> {
             }
         }
         Ok(())
+    }
+
+    /// Reads the JSON of a `Struct`, `ListValue` or `Value` (a table that
+    /// [`fits`](Shape::fits) its shape) as the field its JSON type stands
+    /// for: an object as `Struct`'s map, an array as `ListValue`'s list,
+    /// and any value as the member of `Value`'s oneof that holds it.
+    fn unwrapped(
+        &mut self,
+        d: &mut Decoder<'_>,
+        table: &Table,
+        shape: Shape,
+        out: &mut Vec<u8>,
+    ) -> Result<(), Error> {
+        let f = &table.fields[0];
+        match (shape, f.card) {
+            (Shape::Struct, Card::Map { key, value }) => self.map(d, f.number, key, value, out),
+            (Shape::List, Card::Repeated { packed }) => self.list(d, f, packed, out),
+            (Shape::Wrapper, _) => self.single(d, f.number, f.kind, true, out).map(drop),
+            _ => self.json_value(d, table, out),
+        }
+    }
+
+    /// Reads any JSON value as a `google.protobuf.Value` (`table`) holds it:
+    /// `null`, a number, a string, a bool, a `Struct` or a `ListValue`.
+    fn json_value(
+        &mut self,
+        d: &mut Decoder<'_>,
+        table: &Table,
+        out: &mut Vec<u8>,
+    ) -> Result<(), Error> {
+        let member = match d.json_type()? {
+            JsonType::Null => 0,
+            JsonType::Number => 1,
+            JsonType::String => 2,
+            JsonType::Bool => 3,
+            JsonType::Object => 4,
+            JsonType::Array => 5,
+        };
+        let f = &table.fields[member];
+        match f.kind {
+            // Consumes `null`, or fails on a malformed literal.
+            Kind::Enum(_) => {
+                d.skip_value()?;
+                tag(f.number, WireType::Varint, out);
+                put_varint(0, out);
+                Ok(())
+            }
+            // A oneof member is written whatever its value.
+            kind => self.single(d, f.number, kind, false, out).map(drop),
+        }
     }
 
     fn field(&mut self, d: &mut Decoder<'_>, f: &Field, out: &mut Vec<u8>) -> Result<(), Error> {

@@ -135,9 +135,7 @@ impl<'b> Writer<'_, 'b> {
         }
         match table.special {
             Some(Special::Any) => return self.any(e, parts),
-            Some(Special::Wkt(codec))
-                if codec.shape != Shape::Codec && fits(table, codec.shape) =>
-            {
+            Some(Special::Wkt(codec)) if codec.shape.fits(table) => {
                 self.depth += 1;
                 let result = self.in_two_passes_as(e, table, parts, codec.shape);
                 self.depth -= 1;
@@ -289,6 +287,18 @@ impl<'b> Writer<'_, 'b> {
             (Shape::List, _) => self
                 .elements(e, f, list)
                 .map_err(|err| err.in_field(f.name.as_bytes())),
+            // The last value, the default if there is none; the others checked.
+            (Shape::Wrapper, _) => {
+                let (shadowed, last) = match &list[..] {
+                    [shadowed @ .., last] => (shadowed, last.span()),
+                    [] => (&[][..], (0, 0)),
+                };
+                shadowed
+                    .iter()
+                    .try_for_each(|o| self.check(f.kind, o.span()))
+                    .and_then(|()| self.value(e, f.kind, last))
+                    .map_err(|err| err.in_field(f.name.as_bytes()))
+            }
             _ => self.oneof_as(e, table, 0, list, true),
         }
     }
@@ -993,25 +1003,6 @@ enum MapKey {
 fn value_fails(e: &mut Encoder<'_>, message: String) {
     e.fail(encode_error(message));
     e.null();
-}
-
-/// Whether `table` has the fields the shape of its well-known type writes
-/// from: one map field (`Struct`), one repeated field (`ListValue`), or a
-/// oneof of every field (`Value`). A pool whose `google.protobuf` types
-/// differ has them written through their prost-types structs instead.
-fn fits(table: &Table, shape: Shape) -> bool {
-    match (shape, &*table.fields) {
-        (Shape::Struct, [f]) => matches!(
-            f.card,
-            Card::Map {
-                key: Kind::String,
-                value: Kind::Message(_)
-            }
-        ),
-        (Shape::List, [f]) => matches!((f.card, f.kind), (Card::Repeated { .. }, Kind::Message(_))),
-        (Shape::Value, fields) => !fields.is_empty() && fields.iter().all(|f| f.oneof == Some(0)),
-        _ => false,
-    }
 }
 
 #[cold]

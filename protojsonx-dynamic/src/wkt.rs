@@ -13,6 +13,8 @@ use prost_types::{Duration, FieldMask, ListValue, Struct, Timestamp, Value};
 use protojsonx_runtime::__private::{Decoder, Encoder};
 use protojsonx_runtime::{Error, ProtoJson};
 
+use crate::table::{Card, Kind, Table};
+
 /// A message type whose JSON is not the object of its fields.
 #[derive(Clone, Copy)]
 pub(crate) enum Special {
@@ -33,6 +35,54 @@ pub(crate) enum Shape {
     List,
     /// `Value`: the value of the member of its oneof that is set.
     Value,
+    /// A wrapper (`StringValue`, `Int64Value`, ...): the value of its one field.
+    Wrapper,
+}
+
+impl Shape {
+    /// Whether `table` has the fields this shape is transcoded from: one
+    /// map field 1 of strings to messages (`Struct`), one repeated message
+    /// field 1 (`ListValue`), one scalar field 1 (a wrapper), or the oneof
+    /// of `Value`'s six fields. Not for
+    /// `Shape::Codec`, nor for a pool whose `google.protobuf` types differ:
+    /// those go through their prost-types structs.
+    pub(crate) fn fits(self, table: &Table) -> bool {
+        match (self, &*table.fields) {
+            (Shape::Struct, [f]) => {
+                f.number == 1
+                    && matches!(
+                        f.card,
+                        Card::Map {
+                            key: Kind::String,
+                            value: Kind::Message(_)
+                        }
+                    )
+            }
+            (Shape::List, [f]) => {
+                f.number == 1
+                    && matches!((f.card, f.kind), (Card::Repeated { .. }, Kind::Message(_)))
+            }
+            (Shape::Wrapper, [f]) => {
+                f.number == 1
+                    && f.card == Card::Implicit
+                    && !matches!(f.kind, Kind::Message(_) | Kind::Group(_) | Kind::Enum(_))
+            }
+            (Shape::Value, fields @ [null, number, string, boolean, object, array]) => {
+                fields
+                    .iter()
+                    .zip(1..)
+                    .all(|(f, n)| f.number == n && f.oneof == Some(0))
+                    && matches!(null.kind, Kind::Enum(_))
+                    && (number.kind, string.kind, boolean.kind)
+                        == (Kind::Double, Kind::String, Kind::Bool)
+                    && matches!(
+                        (object.kind, array.kind),
+                        (Kind::Message(_), Kind::Message(_))
+                    )
+            }
+            _ => false,
+        }
+    }
 }
 
 /// How one well-known type is transcoded.
@@ -71,18 +121,26 @@ pub(crate) fn special(full_name: &str) -> Option<Special> {
             ..codec::<ListValue>()
         },
         "Empty" => codec::<()>(),
-        "BoolValue" => codec::<bool>(),
-        "Int32Value" => codec::<i32>(),
-        "Int64Value" => codec::<i64>(),
-        "UInt32Value" => codec::<u32>(),
-        "UInt64Value" => codec::<u64>(),
-        "FloatValue" => codec::<f32>(),
-        "DoubleValue" => codec::<f64>(),
-        "StringValue" => codec::<String>(),
-        "BytesValue" => codec::<Vec<u8>>(),
+        "BoolValue" => wrapper::<bool>(),
+        "Int32Value" => wrapper::<i32>(),
+        "Int64Value" => wrapper::<i64>(),
+        "UInt32Value" => wrapper::<u32>(),
+        "UInt64Value" => wrapper::<u64>(),
+        "FloatValue" => wrapper::<f32>(),
+        "DoubleValue" => wrapper::<f64>(),
+        "StringValue" => wrapper::<String>(),
+        "BytesValue" => wrapper::<Vec<u8>>(),
         _ => return None,
     };
     Some(Special::Wkt(codec))
+}
+
+/// The codec of a wrapper, transcoded from its field where the table fits.
+fn wrapper<M: ProtoJson + Message + Default>() -> Codec {
+    Codec {
+        shape: Shape::Wrapper,
+        ..codec::<M>()
+    }
 }
 
 fn codec<M: ProtoJson + Message + Default>() -> Codec {

@@ -384,3 +384,41 @@ fn strings_and_bytes_are_decoded_straight_into_the_output() {
     assert!(err.to_string().contains("invalid escape"), "{err}");
     assert_eq!(out, b"kept");
 }
+
+#[test]
+fn struct_list_and_value_are_transcoded_from_their_fields() {
+    let m = proto3();
+    // optional_value (306) null: Value { null_value: NULL_VALUE }.
+    let null = m
+        .json_to_binary(br#"{"optionalValue": null}"#, &DecodeOptions::new())
+        .unwrap();
+    assert_eq!(null, b"\x92\x13\x02\x08\x00");
+    let json =
+        r#"{"optionalStruct":{"a":[1.5,"x",true,null,{},[]],"b":{"c":""}},"optionalValue":0}"#;
+    assert_eq!(round_trip(&m, json), json);
+    // Struct keys come out sorted, the last of equal keys kept (binary may
+    // repeat them); a Value with no kind set, or NaN, cannot be written.
+    let mut fields = Vec::new();
+    for (key, value) in [("b", b"\x20\x01"), ("a", b"\x20\x00"), ("b", b"\x20\x00")] {
+        let mut entry = Vec::new();
+        put_message(1, key.as_bytes(), &mut entry);
+        put_message(2, value, &mut entry);
+        put_message(1, &entry, &mut fields);
+    }
+    let mut input = Vec::new();
+    put_message(304, &fields, &mut input);
+    assert_eq!(
+        to_json(&m, &input),
+        r#"{"optionalStruct":{"a":false,"b":false}}"#
+    );
+    let opts = EncodeOptions::new();
+    let err = m.binary_to_json(b"\x92\x13\x00", &opts).unwrap_err();
+    assert_eq!(err.to_string(), "google.protobuf.Value has no kind set");
+    let nan = m
+        .binary_to_json(b"\x92\x13\x09\x11\x00\x00\x00\x00\x00\x00\xf8\x7f", &opts)
+        .unwrap_err();
+    assert_eq!(
+        nan.to_string(),
+        "google.protobuf.Value cannot hold NaN: JSON numbers are finite"
+    );
+}

@@ -389,6 +389,24 @@ impl<'a> Decoder<'a> {
         self.r.peek()
     }
 
+    /// The JSON type of the value at the cursor (after whitespace), which
+    /// decides the field of a `google.protobuf.Value`; an error where no
+    /// value starts.
+    #[inline]
+    pub fn json_type(&mut self) -> Result<JsonType, Error> {
+        Ok(match self.r.peek() {
+            Peek::Null => JsonType::Null,
+            Peek::True | Peek::False => JsonType::Bool,
+            Peek::Number => JsonType::Number,
+            Peek::String => JsonType::String,
+            Peek::Object => JsonType::Object,
+            Peek::Array => JsonType::Array,
+            found @ (Peek::Invalid(_) | Peek::End) => {
+                return Err(self.expected("a JSON value", found));
+            }
+        })
+    }
+
     /// The byte offset where the next value starts, for error locations.
     pub fn offset(&mut self) -> usize {
         self.r.peek();
@@ -883,6 +901,23 @@ impl<'a> Decoder<'a> {
         self.r
             .error_at(start, ErrorKind::DuplicateField, "duplicate map key".into())
     }
+}
+
+/// The type of a JSON value, by its first byte ([`Decoder::json_type`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JsonType {
+    /// `null`.
+    Null,
+    /// `true` or `false`.
+    Bool,
+    /// A number.
+    Number,
+    /// A string.
+    String,
+    /// An object.
+    Object,
+    /// An array.
+    Array,
 }
 
 /// The non-finite float values ProtoJSON spells as strings.

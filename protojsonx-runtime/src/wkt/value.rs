@@ -11,9 +11,8 @@
 use prost_types::value::Kind;
 use prost_types::{ListValue, NullValue, Struct, Value};
 
-use crate::de::Decoder;
+use crate::de::{Decoder, JsonType};
 use crate::error::{Error, ErrorKind};
-use crate::read::Peek;
 use crate::ser::Encoder;
 use crate::{JsonEnum, ProtoJson};
 
@@ -85,32 +84,29 @@ impl ProtoJson for Value {
 
     /// Reads any JSON value, `null` included, replacing the kind held before.
     fn read_json(&mut self, d: &mut Decoder<'_>) -> Result<(), Error> {
-        let kind = match d.peek() {
-            Peek::Null => {
+        let kind = match d.json_type()? {
+            JsonType::Null => {
                 // Consumes `null`, or fails on a malformed literal.
                 d.skip_value()?;
                 Kind::NullValue(0)
             }
-            Peek::True | Peek::False => Kind::BoolValue(d.read_bool()?),
-            Peek::Number => Kind::NumberValue(d.read_f64()?),
-            Peek::String => {
+            JsonType::Bool => Kind::BoolValue(d.read_bool()?),
+            JsonType::Number => Kind::NumberValue(d.read_f64()?),
+            JsonType::String => {
                 if let Some(Kind::StringValue(s)) = &mut self.kind {
                     return d.read_string_into(s);
                 }
                 Kind::StringValue(d.read_string()?)
             }
             // Replacing, a struct or list held before is read into again.
-            Peek::Object => match &mut self.kind {
+            JsonType::Object => match &mut self.kind {
                 Some(Kind::StructValue(s)) if d.replaces() => return d.read_message(s),
                 _ => Kind::StructValue(d.new_message()?),
             },
-            Peek::Array => match &mut self.kind {
+            JsonType::Array => match &mut self.kind {
                 Some(Kind::ListValue(l)) if d.replaces() => return d.read_message(l),
                 _ => Kind::ListValue(d.new_message()?),
             },
-            found @ (Peek::Invalid(_) | Peek::End) => {
-                return Err(d.expected("a JSON value", found));
-            }
         };
         self.kind = Some(kind);
         Ok(())
