@@ -67,7 +67,7 @@ impl JsonReader<'_> {
         let table = schema.table(index);
         match table.special {
             Some(Special::Any) => return self.any(d, out),
-            Some(Special::Wkt(codec)) if codec.shape.fits(table) => {
+            Some(Special::Wkt(codec)) if codec.shape != Shape::Codec => {
                 return self.unwrapped(d, table, codec.shape, out);
             }
             Some(Special::Wkt(codec)) => return (codec.read)(d, out),

@@ -14,7 +14,7 @@ use prost_reflect::{
 };
 use protojsonx_runtime::__private::OwnedFieldKeys;
 
-use crate::wkt::{self, Special};
+use crate::wkt::{self, Codec, Shape, Special};
 
 /// Every message and enum of a descriptor pool, by index, with their tables
 /// compiled on first use.
@@ -289,6 +289,16 @@ impl Table {
                 by_key.entry(unescape(name)).or_insert(i);
             }
         }
+        // A well-known type whose fields are not the ones its shape is
+        // transcoded from (a pool of other `google.protobuf` files) goes
+        // through its prost-types struct.
+        let special = match special {
+            Some(Special::Wkt(codec)) if !codec.shape.fits(&fields) => Some(Special::Wkt(Codec {
+                shape: Shape::Codec,
+                ..codec
+            })),
+            other => other,
+        };
         let single_pass = special.is_none()
             && fields.iter().all(|f| {
                 matches!(f.card, Card::Implicit | Card::Optional { .. }) && f.oneof.is_none()

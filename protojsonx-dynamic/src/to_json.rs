@@ -135,7 +135,7 @@ impl<'b> Writer<'_, 'b> {
         }
         match table.special {
             Some(Special::Any) => return self.any(e, parts),
-            Some(Special::Wkt(codec)) if codec.shape.fits(table) => {
+            Some(Special::Wkt(codec)) if codec.shape != Shape::Codec => {
                 self.depth += 1;
                 let result = self.in_two_passes_as(e, table, parts, codec.shape);
                 self.depth -= 1;

@@ -1,19 +1,19 @@
 //! The well-known types with a special JSON form. `Any` is transcoded here
 //! (its packed message resolves through the pool, see `to_json` and
-//! `from_json`); the others (Timestamp, Duration, FieldMask, Struct, Value,
-//! ListValue, Empty and the wrappers) go through their prost-types structs
-//! and the runtime's own code for them, so their JSON is the generated
-//! path's byte for byte. Binary `Struct`, `ListValue` and `Value` are
-//! written from their fields instead, as the JSON their one field holds
-//! (see [`Shape`]): they are where a payload's arbitrary JSON is, and
-//! their prost-types structs would allocate for every key and string.
+//! `from_json`). `Struct`, `ListValue`, `Value` and the wrappers are
+//! transcoded from their fields, as the JSON their one field (or oneof)
+//! holds ([`Shape`]): they hold a payload's arbitrary JSON and strings,
+//! which their prost-types structs would allocate for. The others
+//! (Timestamp, Duration, FieldMask, Empty) go through their prost-types
+//! structs and the runtime's own code for them; they are small. Either way
+//! their JSON is the generated path's byte for byte.
 
 use prost::Message;
 use prost_types::{Duration, FieldMask, ListValue, Struct, Timestamp, Value};
 use protojsonx_runtime::__private::{Decoder, Encoder};
 use protojsonx_runtime::{Error, ProtoJson};
 
-use crate::table::{Card, Kind, Table};
+use crate::table::{Card, Field, Kind};
 
 /// A message type whose JSON is not the object of its fields.
 #[derive(Clone, Copy)]
@@ -40,14 +40,14 @@ pub(crate) enum Shape {
 }
 
 impl Shape {
-    /// Whether `table` has the fields this shape is transcoded from: one
+    /// Whether `fields` are the ones this shape is transcoded from: one
     /// map field 1 of strings to messages (`Struct`), one repeated message
     /// field 1 (`ListValue`), one scalar field 1 (a wrapper), or the oneof
-    /// of `Value`'s six fields. Not for
-    /// `Shape::Codec`, nor for a pool whose `google.protobuf` types differ:
-    /// those go through their prost-types structs.
-    pub(crate) fn fits(self, table: &Table) -> bool {
-        match (self, &*table.fields) {
+    /// of `Value`'s six fields. Never for `Shape::Codec`. A table whose
+    /// fields do not fit (a pool whose `google.protobuf` types differ) has
+    /// its shape set to `Shape::Codec` when it is compiled.
+    pub(crate) fn fits(self, fields: &[Field]) -> bool {
+        match (self, fields) {
             (Shape::Struct, [f]) => {
                 f.number == 1
                     && matches!(
