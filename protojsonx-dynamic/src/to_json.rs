@@ -515,8 +515,7 @@ impl<'b> Writer<'_, 'b> {
         f: &Field,
         these: &[Occurrence],
     ) -> Result<(), Error> {
-        let packed = |o: &Occurrence| o.wire == WireType::LengthDelimited && f.kind.packable();
-        let empty = these.iter().all(|o| packed(o) && o.start == o.end);
+        let empty = these.iter().all(|o| packed(f, o) && o.start == o.end);
         if empty && !e.emit_defaults() {
             return Ok(());
         }
@@ -531,11 +530,10 @@ impl<'b> Writer<'_, 'b> {
         f: &Field,
         these: &[Occurrence],
     ) -> Result<(), Error> {
-        let packed = |o: &Occurrence| o.wire == WireType::LengthDelimited && f.kind.packable();
         let array = e.begin_array();
         let mut index = 0;
         for o in these {
-            if packed(o) {
+            if packed(f, o) {
                 let mut rest = self.bytes(o.span());
                 while !rest.is_empty() {
                     let at = o.end as usize - rest.len();
@@ -997,6 +995,11 @@ enum MapKey {
 #[inline]
 /// What a message nested in a single pass returns when it cannot be written
 /// in it; the pass gives up and never shows it.
+/// Whether occurrence `o` of repeated field `f` is packed.
+fn packed(f: &Field, o: &Occurrence) -> bool {
+    o.wire == WireType::LengthDelimited && f.kind.packable()
+}
+
 /// Records the encoding error of a `Value` that JSON cannot express, and
 /// writes `null` in its place, as the runtime does.
 #[cold]
