@@ -107,10 +107,11 @@ impl JsonReader<'_> {
         Ok(())
     }
 
-    /// Reads the JSON of a `Struct`, `ListValue` or `Value` (a table that
-    /// [`fits`](Shape::fits) its shape) as the field its JSON type stands
-    /// for: an object as `Struct`'s map, an array as `ListValue`'s list,
-    /// and any value as the member of `Value`'s oneof that holds it.
+    /// Reads the JSON of a `Struct`, `ListValue`, `Value` or wrapper (a
+    /// table that [`fits`](Shape::fits) its shape) as the field its JSON
+    /// stands for: an object as `Struct`'s map, an array as `ListValue`'s
+    /// list, a wrapper's value as its one field, and any value as the
+    /// member of `Value`'s oneof that holds it.
     fn unwrapped(
         &mut self,
         d: &mut Decoder<'_>,

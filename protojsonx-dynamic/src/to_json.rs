@@ -15,6 +15,7 @@ use std::cmp::Ordering;
 use prost::encoding::{WireType, decode_varint};
 use protojsonx_runtime::__private::{
     Encoder, WellKnown, any_type_name, binary_error, encode_error, encode_with, well_known,
+    write_value_no_kind, write_value_number,
 };
 use protojsonx_runtime::{EncodeOptions, Error, ErrorKind};
 
@@ -246,8 +247,8 @@ impl<'b> Writer<'_, 'b> {
     }
 
     /// [`in_two_passes`](Self::in_two_passes), the fields written as an
-    /// object (`Shape::Codec`) or as the JSON of a `Struct`, `ListValue` or
-    /// `Value` ([`unwrapped`](Self::unwrapped)).
+    /// object (`Shape::Codec`) or as the JSON of a `Struct`, `ListValue`,
+    /// `Value` or wrapper ([`unwrapped`](Self::unwrapped)).
     fn in_two_passes_as(
         &mut self,
         e: &mut Encoder<'_>,
@@ -265,9 +266,10 @@ impl<'b> Writer<'_, 'b> {
         result
     }
 
-    /// Writes a `Struct`, `ListValue` or `Value` (a table that [`fits`]
-    /// its shape) as the JSON its one field or oneof holds, with no object
-    /// around it, as the runtime writes their prost-types structs.
+    /// Writes a `Struct`, `ListValue`, `Value` or wrapper (a table that
+    /// [`fits`](Shape::fits) its shape) as the JSON its one field or oneof
+    /// holds, with no object around it, as the runtime writes their
+    /// prost-types structs.
     fn unwrapped(
         &mut self,
         e: &mut Encoder<'_>,
@@ -766,7 +768,7 @@ impl<'b> Writer<'_, 'b> {
         };
         let Some(winner) = members().max_by_key(|o| o.start) else {
             if value_only {
-                value_fails(e, "google.protobuf.Value has no kind set".into());
+                write_value_no_kind(e);
             }
             return Ok(());
         };
@@ -802,15 +804,8 @@ impl<'b> Writer<'_, 'b> {
                 self.singular(e, f.kind, &these)
             }
             Kind::Double if value_only => {
-                let v = f64::from_bits(raw_value(f.kind, self.bytes(winner.span())));
-                if v.is_finite() {
-                    e.f64(v);
-                } else {
-                    value_fails(
-                        e,
-                        format!("google.protobuf.Value cannot hold {v}: JSON numbers are finite"),
-                    );
-                }
+                let raw = raw_value(f.kind, self.bytes(winner.span()));
+                write_value_number(e, f64::from_bits(raw));
                 Ok(())
             }
             _ => self.value(e, f.kind, winner.span()),
@@ -991,28 +986,20 @@ enum MapKey {
     Bool(bool),
 }
 
-/// Writes a field's key.
-#[inline]
-/// What a message nested in a single pass returns when it cannot be written
-/// in it; the pass gives up and never shows it.
 /// Whether occurrence `o` of repeated field `f` is packed.
+#[inline]
 fn packed(f: &Field, o: &Occurrence) -> bool {
     o.wire == WireType::LengthDelimited && f.kind.packable()
 }
 
-/// Records the encoding error of a `Value` that JSON cannot express, and
-/// writes `null` in its place, as the runtime does.
-#[cold]
-fn value_fails(e: &mut Encoder<'_>, message: String) {
-    e.fail(encode_error(message));
-    e.null();
-}
-
+/// What a message nested in a single pass returns when it cannot be written
+/// in it; the pass gives up and never shows it.
 #[cold]
 fn gave_up() -> Error {
     binary_error(String::new(), 0)
 }
 
+/// Writes a field's key.
 #[inline]
 fn key(e: &mut Encoder<'_>, f: &Field) {
     if f.ascii {

@@ -96,6 +96,9 @@ pub mod __private {
         Probe, probe as probe_any, read_value_member, type_name as any_type_name,
     };
     pub use crate::wkt::registry::{Entry as WellKnown, well_known};
+    pub use crate::wkt::value::{
+        write_no_kind as write_value_no_kind, write_number as write_value_number,
+    };
 
     /// An error in binary protobuf input at byte `offset`.
     #[cold]

@@ -26,7 +26,7 @@ mod field_mask;
 mod plain;
 pub(crate) mod registry;
 mod timestamp;
-mod value;
+pub(crate) mod value;
 mod wrappers;
 
 pub use registry::{TypeRegistry, register, register_with};

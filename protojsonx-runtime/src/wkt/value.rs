@@ -63,22 +63,12 @@ impl ProtoJson for Value {
     fn write_json(&self, e: &mut Encoder<'_>) {
         match &self.kind {
             Some(Kind::NullValue(_)) => e.null(),
-            Some(Kind::NumberValue(v)) if v.is_finite() => e.f64(*v),
-            Some(Kind::NumberValue(v)) => {
-                let message =
-                    format!("google.protobuf.Value cannot hold {v}: JSON numbers are finite");
-                e.fail(Error::encode(ErrorKind::Encode, message));
-                e.null();
-            }
+            Some(Kind::NumberValue(v)) => write_number(e, *v),
             Some(Kind::StringValue(s)) => e.string(s),
             Some(Kind::BoolValue(b)) => e.bool(*b),
             Some(Kind::StructValue(s)) => s.write_json(e),
             Some(Kind::ListValue(l)) => l.write_json(e),
-            None => {
-                let message = "google.protobuf.Value has no kind set".to_string();
-                e.fail(Error::encode(ErrorKind::Encode, message));
-                e.null();
-            }
+            None => write_no_kind(e),
         }
     }
 
@@ -111,6 +101,29 @@ impl ProtoJson for Value {
         self.kind = Some(kind);
         Ok(())
     }
+}
+
+/// Writes the number a `Value` holds. JSON numbers are finite: NaN or an
+/// infinity is an encoding error, written as `null`. The dynamic
+/// transcoder writes binary `Value`s through this too.
+pub fn write_number(e: &mut Encoder<'_>, v: f64) {
+    if v.is_finite() {
+        e.f64(v);
+    } else {
+        let message = format!("google.protobuf.Value cannot hold {v}: JSON numbers are finite");
+        unwritable(e, message);
+    }
+}
+
+/// Writes a `Value` with no kind set: an encoding error, written as `null`.
+pub fn write_no_kind(e: &mut Encoder<'_>) {
+    unwritable(e, "google.protobuf.Value has no kind set".to_string());
+}
+
+#[cold]
+fn unwritable(e: &mut Encoder<'_>, message: String) {
+    e.fail(Error::encode(ErrorKind::Encode, message));
+    e.null();
 }
 
 #[cfg(test)]
