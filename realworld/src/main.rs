@@ -107,19 +107,41 @@ fn each_line(
 
 /// Our JSON of the message in the request, under each option set.
 fn encode(request: &Value) -> Map<String, Value> {
+    json_of(request, |any, opts| {
+        any.to_json_with(opts).map_err(|e| e.to_string())
+    })
+}
+
+/// [`encode`] by the dynamic transcoder: the JSON of the request's `Any`.
+fn encode_dynamic(any_type: &MessageType, request: &Value) -> Map<String, Value> {
+    json_of(request, |any, opts| {
+        let json = any_type
+            .binary_to_json(&any.encode_to_vec(), opts)
+            .map_err(|e| e.to_string())?;
+        String::from_utf8(json).map_err(|e| format!("not UTF-8: {e}"))
+    })
+}
+
+/// The JSON `convert` writes of the request's `Any` under each option set,
+/// and its errors, by label.
+fn json_of(
+    request: &Value,
+    convert: impl Fn(&prost_types::Any, &EncodeOptions) -> Result<String, String>,
+) -> Map<String, Value> {
     let (mut texts, mut errors) = (Map::new(), Map::new());
-    let any = match request_any(request) {
-        Ok(any) => any,
+    match request_any(request) {
+        Ok(any) => {
+            for (label, opts) in &OPTION_SETS {
+                match guarded(|| convert(&any, opts)) {
+                    Ok(text) => texts.insert((*label).into(), text.into()),
+                    Err(e) => errors.insert((*label).into(), e.into()),
+                };
+            }
+        }
         Err(e) => {
             errors.insert("request".into(), e.into());
             return Map::from_iter([("errors".into(), errors.into())]);
         }
-    };
-    for (label, opts) in &OPTION_SETS {
-        match guarded(|| any.to_json_with(opts).map_err(|e| e.to_string())) {
-            Ok(text) => texts.insert((*label).into(), text.into()),
-            Err(e) => errors.insert((*label).into(), e.into()),
-        };
     }
     Map::from_iter([
         ("json".into(), texts.into()),
@@ -145,61 +167,33 @@ fn dynamic_any() -> Result<MessageType, Box<dyn Error>> {
         .ok_or("the descriptor set has no google.protobuf.Any")?)
 }
 
-/// [`encode`] by the dynamic transcoder: the JSON of the request's `Any`.
-fn encode_dynamic(any: &MessageType, request: &Value) -> Map<String, Value> {
-    let (mut texts, mut errors) = (Map::new(), Map::new());
-    let binary = match request_any(request) {
-        Ok(message) => message.encode_to_vec(),
-        Err(e) => {
-            errors.insert("request".into(), e.into());
-            return Map::from_iter([("errors".into(), errors.into())]);
-        }
-    };
-    for (label, opts) in &OPTION_SETS {
-        let json = guarded(|| {
-            let json = any
-                .binary_to_json(&binary, opts)
-                .map_err(|e| e.to_string())?;
-            String::from_utf8(json).map_err(|e| format!("not UTF-8: {e}"))
-        });
-        match json {
-            Ok(text) => texts.insert((*label).into(), text.into()),
-            Err(e) => errors.insert((*label).into(), e.into()),
-        };
-    }
-    Map::from_iter([
-        ("json".into(), texts.into()),
-        ("errors".into(), errors.into()),
-    ])
+/// The `Any` our decoder reads from the request's JSON, as type URL and binary.
+fn decode(request: &Value) -> Map<String, Value> {
+    any_of(request, |text| {
+        prost_types::Any::from_json_with(text, &DecodeOptions::new()).map_err(|e| e.to_string())
+    })
 }
 
 /// [`decode`] by the dynamic transcoder: the `Any` it writes of the
-/// request's JSON, read back by prost as type URL and binary.
-fn decode_dynamic(any: &MessageType, request: &Value) -> Map<String, Value> {
-    let text = request["json"].as_str().unwrap_or_default();
-    let decoded = guarded(|| {
-        let binary = any
+/// request's JSON, read back by prost.
+fn decode_dynamic(any_type: &MessageType, request: &Value) -> Map<String, Value> {
+    any_of(request, |text| {
+        let binary = any_type
             .json_to_binary(text.as_bytes(), &DecodeOptions::new())
             .map_err(|e| e.to_string())?;
         prost_types::Any::decode(binary.as_slice())
             .map_err(|e| format!("prost cannot read the transcoded Any: {e}"))
-    });
-    match decoded {
-        Ok(any) => Map::from_iter([
-            ("type_url".into(), any.type_url.into()),
-            ("binary".into(), to_hex(&any.value).into()),
-        ]),
-        Err(e) => Map::from_iter([("error".into(), json!(e))]),
-    }
+    })
 }
 
-/// The `Any` our decoder reads from the request's JSON, as type URL and binary.
-fn decode(request: &Value) -> Map<String, Value> {
+/// The `Any` `convert` reads of the request's JSON, as type URL and binary,
+/// or its error.
+fn any_of(
+    request: &Value,
+    convert: impl FnOnce(&str) -> Result<prost_types::Any, String>,
+) -> Map<String, Value> {
     let text = request["json"].as_str().unwrap_or_default();
-    let decoded = guarded(|| {
-        prost_types::Any::from_json_with(text, &DecodeOptions::new()).map_err(|e| e.to_string())
-    });
-    match decoded {
+    match guarded(|| convert(text)) {
         Ok(any) => Map::from_iter([
             ("type_url".into(), any.type_url.into()),
             ("binary".into(), to_hex(&any.value).into()),
