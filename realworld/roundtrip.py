@@ -531,6 +531,7 @@ class Check:
         self.tolerated = {}
         self.schema_known = set()   # ids of items with a conversion SCHEMA_RULE explains
         self.checks = 0
+        self.requests = []   # Python's JSON of the items (see convert_and_check)
 
     def judge(self, item, direction, label, text, got, error):
         """Records one conversion: `got` (a message or None) against the original."""
@@ -662,16 +663,21 @@ def run(args):
     known, still_bad = retry_without_newer_fields(args, items, check, pool, schema, timings)
     dynamic = None
     if not args.self_check:
-        dynamic = convert_and_check(args, items, pool, " (dynamic)", timings, testee="-dynamic")
+        dynamic = convert_and_check(args, items, pool, " (dynamic)", timings, testee="-dynamic",
+                                    requests=check.requests)
     return report(args, check, known, still_bad, dynamic, items, types, files, timings)
 
 
-def convert_and_check(args, items, pool, tag, timings, schema=None, testee=""):
-    """Both directions for `items`; the Check holding what disagreed. The
-    driver's commands are `encode` and `decode` with `testee` appended."""
+def convert_and_check(args, items, pool, tag, timings, schema=None, testee="", requests=None):
+    """Both directions for `items`; the Check holding what disagreed (and,
+    as `requests`, Python's JSON of them). The driver's commands are
+    `encode` and `decode` with `testee` appended. `requests`, Python's JSON
+    of the same items from an earlier check, is reused rather than made again."""
     start = time.time()
     check = Check(pool, schema)
-    requests = python_json_requests(items, pool, check)
+    if requests is None:
+        requests = python_json_requests(items, pool, check)
+    check.requests = requests
     encode_requests = [{"id": i["id"], "type": i["type"], "binary": i["bytes"].hex()} for i in items]
     decode_requests = [{"id": r["id"], "json": r["json"]} for r in requests]
     timings["python: JSON of the messages" + tag] = time.time() - start
