@@ -7,28 +7,37 @@
 #      bytes written to spare capacity, whose uninitialized reads memcheck
 #      would report), and Miri needs a nightly toolchain;
 #   2. differential test against Python protobuf (robustness/diff/run.sh);
-#   3. a short coverage-guided fuzzing run (libFuzzer via cargo-fuzz; the targets
+#   3. a short coverage-guided fuzzing run (libFuzzer, cargo-fuzz's targets; they
 #      build in the background during 1 and 2, which use one core each) of every
 #      target in fuzz/, starting from the checked-in corpus fuzz/corpus/.
 #
 # Knobs: FUZZ_SECONDS (per target, default 15; two targets run at a time), DIFF_COUNT (random messages,
 # default 400). A crash leaves its input in fuzz/artifacts/<target>/.
 #
-# cargo-fuzz needs nightly-only rustc flags (-Z sanitizer, -C passes=sancov).
-# Only stable Rust is available, so RUSTC_BOOTSTRAP=1 lets stable rustc take
-# them. That is an escape hatch for CI and local fuzzing only: nothing else
-# is built with it. Targets are built with debug assertions on (`-a`), so the
-# `debug_assert!`s that guard the runtime's `unsafe` blocks are checked on
-# every input; `--sanitizer none`: AddressSanitizer cannot see what those
-# blocks could get wrong (a non-UTF-8 `&str`, uninitialized bytes; memcheck
-# covers the latter in step 1) and would double build and run time. libFuzzer's coverage instrumentation stays on.
+# The fuzz targets are built as cargo-fuzz 0.13 builds them (`cargo fuzz build
+# -O -a --sanitizer none`: libFuzzer's coverage instrumentation, `--cfg
+# fuzzing`, debug assertions and overflow checks on), by plain cargo with the
+# same rustc flags but one: cargo-fuzz forces `-Ccodegen-units=1`, which
+# makes the build several minutes longer. Those flags are stable (only the
+# sanitizers would need nightly), so nothing needs RUSTC_BOOTSTRAP, and CI
+# need not install cargo-fuzz. Targets are built with debug assertions on, so
+# the `debug_assert!`s that guard the runtime's `unsafe` blocks are checked on
+# every input; no sanitizer: AddressSanitizer cannot see what those blocks
+# could get wrong (a non-UTF-8 `&str`, uninitialized bytes; memcheck covers
+# the latter in step 1) and would double build and run time. Each target
+# runs as `cargo fuzz run` runs it: its binary, with crashes saved under
+# fuzz/artifacts/<target>/.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."   # repo root
 
 FUZZ_SECONDS="${FUZZ_SECONDS:-15}"
 DIFF_COUNT="${DIFF_COUNT:-400}"
-CARGO_FUZZ_VERSION=0.13.2
+FUZZ_TRIPLE=x86_64-unknown-linux-gnu
+FUZZ_RUSTFLAGS="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4
+  -Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table
+  -Cllvm-args=-sanitizer-coverage-trace-compares -Cllvm-args=-simplifycfg-branch-fold-threshold=0
+  -Cllvm-args=-sanitizer-coverage-stack-depth --cfg fuzzing -Cdebug-assertions"
 
 timed() {
   local start=$SECONDS
@@ -38,16 +47,13 @@ timed() {
 
 # The fuzz targets build (their own workspace and target directory) while
 # valgrind and the differential test run: both of those use one core.
+# (--target keeps the flags off build scripts and proc macros, as cargo-fuzz does.)
 fuzz_log=.cache/robustness/fuzz-build.log
 mkdir -p .cache/robustness
 echo "--- fuzz targets: building in the background (log: $fuzz_log)"
 (
-  if [[ "$(cargo fuzz --version 2>/dev/null)" != "cargo-fuzz $CARGO_FUZZ_VERSION" ]]; then
-    timed cargo install --quiet --locked cargo-fuzz --version "$CARGO_FUZZ_VERSION"
-  fi
   cd fuzz
-  export RUSTC_BOOTSTRAP=1   # in this subshell only
-  timed cargo fuzz build -O -a --sanitizer none
+  RUSTFLAGS="$(echo $FUZZ_RUSTFLAGS)" timed cargo build --release --target "$FUZZ_TRIPLE" --bins
 ) >"$fuzz_log" 2>&1 &
 fuzz_build=$!
 trap 'kill "$fuzz_build" 2>/dev/null || true' EXIT
@@ -78,19 +84,18 @@ if ! wait "$fuzz_build"; then
   exit 1
 fi
 echo "robustness.sh: waited $((SECONDS - start)) s for the fuzz build: $(grep "took" "$fuzz_log" | tail -n 1)"
-export RUSTC_BOOTSTRAP=1
 cd fuzz
 # Fuzzes one target for FUZZ_SECONDS; on a crash prints the log's end.
 fuzz_one() {
   local target=$1
-  mkdir -p "corpus/$target"
+  mkdir -p "corpus/$target" "artifacts/$target"
   # New inputs go to a scratch corpus: the checked-in one stays as it is.
   local scratch="../.cache/robustness/fuzz/$target"
   mkdir -p "$scratch"
   local log="$scratch.log" start=$SECONDS
-  if ! cargo fuzz run -O -a --sanitizer none "$target" "$scratch" "corpus/$target" -- \
+  if ! "target/$FUZZ_TRIPLE/release/$target" -artifact_prefix="artifacts/$target/" \
       -max_total_time="$FUZZ_SECONDS" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
-      >"$log" 2>&1; then
+      "$scratch" "corpus/$target" >"$log" 2>&1; then
     grep -vE '^(INFO|#[0-9]+ +(NEW|REDUCE|pulse|RELOAD))' "$log" | tail -n 60 >&2
     echo "robustness.sh: fuzz target $target FAILED; input saved under fuzz/artifacts/$target/, log $log" >&2
     return 1
@@ -98,7 +103,7 @@ fuzz_one() {
   echo "robustness.sh: $target: $(grep -E '^Done [0-9]+ runs' "$log" | tail -n 1) ($((SECONDS - start)) s)"
 }
 # Two targets at a time, one per core.
-mapfile -t targets < <(cargo fuzz list)
+mapfile -t targets < <(sed -n 's/^name = "\(.*\)"$/\1/p' Cargo.toml | grep -v "^protojsonx-fuzz$")
 failed=0
 for ((i = 0; i < ${#targets[@]}; i += 2)); do
   pids=()

@@ -11,7 +11,7 @@
 #    code included).
 # 3. roundtrip.py makes COUNT random messages of every message type of the
 #    slice and checks both directions against Python protobuf's json_format
-#    (its venv is the differential test's: .cache/robustness/venv), for the
+#    (its venv is the differential test's: robustness/diff/venv.sh), for the
 #    generated code and for the dynamic transcoder.
 # The crate is its own workspace; it builds into the repo's target directory
 # to reuse the workspace's dependencies. Each phase's time is printed.
@@ -22,8 +22,6 @@ ROOT=$PWD
 
 COUNT="${1:-20}"
 SEED="${2:-1}"
-PROTOBUF_VERSION=7.36.2
-VENV="$ROOT/.cache/robustness/venv"
 WORK="$ROOT/.cache/realworld/run"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
 # A one-off build of 400k+ generated lines: incremental state would cost
@@ -39,14 +37,7 @@ phase() {
   timings+=("$(printf '%-34s %4d s' "$name" $((SECONDS - start)))")
 }
 
-python_venv() {
-  if ! "$VENV/bin/python" -c "import google.protobuf as p; assert p.__version__ == '$PROTOBUF_VERSION'" 2>/dev/null; then
-    rm -rf "$VENV"
-    python3 -m venv "$VENV"
-    "$VENV/bin/pip" install --quiet "protobuf==$PROTOBUF_VERSION"
-  fi
-}
-
+python_venv() { VENV=$(robustness/diff/venv.sh); }
 in_crate() { (cd "$ROOT/realworld" && "$@"); }
 
 phase "fetch protos" realworld/fetch.sh

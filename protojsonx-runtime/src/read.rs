@@ -587,9 +587,8 @@ impl<'a> Reader<'a> {
         }
         let start = self.pos;
         self.pos += len;
-        if let Some(&b) = input.get(self.pos)
-            && (b.is_ascii_alphanumeric() || b == b'.' || b == b'+' || b == b'-')
-        {
+        let next = input.get(self.pos).copied();
+        if let Some(b) = next.filter(|b| b.is_ascii_alphanumeric() || b".+-".contains(b)) {
             let message = format!("invalid number: unexpected {}", describe_byte(b));
             return Err(self.error_at(self.pos, ErrorKind::Syntax, message));
         }

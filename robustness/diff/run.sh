@@ -10,23 +10,15 @@
 # 3. `diff-corpus check`: we parse Python's JSON and must get the same message.
 # 4. Both sides judge the hand-made documents in invalid.txt; verdicts must match.
 # Disagreements explained in KNOWN_DIFFERENCES.md are reported, not failures.
-# Python protobuf is installed into a venv under .cache/robustness/.
+# Python protobuf is installed into a venv under .cache/robustness/ (venv.sh).
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."   # repo root
 
 COUNT="${1:-400}"
 SEED="${2:-1}"
-PROTOBUF_VERSION=7.36.2
-CACHE=.cache/robustness
-VENV="$CACHE/venv"
-WORK="$CACHE/diff"
-
-if ! "$VENV/bin/python" -c "import google.protobuf as p; assert p.__version__ == '$PROTOBUF_VERSION'" 2>/dev/null; then
-  rm -rf "$VENV"
-  python3 -m venv "$VENV"
-  "$VENV/bin/pip" install --quiet "protobuf==$PROTOBUF_VERSION"
-fi
+VENV=$(robustness/diff/venv.sh)
+WORK=.cache/robustness/diff
 
 cargo build --quiet -p protojsonx-robustness --bin diff-corpus
 BIN="${CARGO_TARGET_DIR:-target}/debug/diff-corpus"
