@@ -25,7 +25,8 @@ if [ ! -x "$cache/buf/node_modules/.bin/buf" ]; then
     npm install --prefix "$cache/buf" --no-audit --no-fund --loglevel=error @bufbuild/buf@1.75.0
 fi
 if [ ! -x "$cache/tools/bin/protoc-gen-prost" ]; then
-    cargo install --locked --quiet --root "$cache/tools" protoc-gen-prost@0.5.0
+    # --debug: a tool run on a few small files; an optimized build takes longer.
+    cargo install --locked --quiet --debug --root "$cache/tools" protoc-gen-prost@0.5.0
 fi
 cargo build --quiet -p protoc-gen-rust-protojsonx
 # Where cargo puts binaries (CARGO_TARGET_DIR may move it from ./target).

@@ -14,7 +14,7 @@
 #    (its venv is the differential test's: robustness/diff/venv.sh), for the
 #    generated code and for the dynamic transcoder.
 # The crate is its own workspace; it builds into the repo's target directory
-# to reuse the workspace's dependencies. Each phase's time is printed.
+# to reuse the workspace's dependencies (or into CARGO_TARGET_DIR). Each phase's time is printed.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."   # repo root
