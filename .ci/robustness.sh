@@ -34,10 +34,12 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."   # repo root
 FUZZ_SECONDS="${FUZZ_SECONDS:-15}"
 DIFF_COUNT="${DIFF_COUNT:-400}"
 FUZZ_TRIPLE=x86_64-unknown-linux-gnu
-FUZZ_RUSTFLAGS="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4
+fuzz_rustflags=(
+  -Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4
   -Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table
   -Cllvm-args=-sanitizer-coverage-trace-compares -Cllvm-args=-simplifycfg-branch-fold-threshold=0
-  -Cllvm-args=-sanitizer-coverage-stack-depth --cfg fuzzing -Cdebug-assertions"
+  -Cllvm-args=-sanitizer-coverage-stack-depth --cfg fuzzing -Cdebug-assertions
+)
 
 timed() {
   local start=$SECONDS
@@ -53,7 +55,7 @@ mkdir -p .cache/robustness
 echo "--- fuzz targets: building in the background (log: $fuzz_log)"
 (
   cd fuzz
-  RUSTFLAGS="$(echo $FUZZ_RUSTFLAGS)" timed cargo build --release --target "$FUZZ_TRIPLE" --bins
+  RUSTFLAGS="${fuzz_rustflags[*]}" timed cargo build --release --target "$FUZZ_TRIPLE" --bins
 ) >"$fuzz_log" 2>&1 &
 fuzz_build=$!
 trap 'kill "$fuzz_build" 2>/dev/null || true' EXIT
@@ -103,7 +105,11 @@ fuzz_one() {
   echo "robustness.sh: $target: $(grep -E '^Done [0-9]+ runs' "$log" | tail -n 1) ($((SECONDS - start)) s)"
 }
 # Two targets at a time, one per core.
-mapfile -t targets < <(sed -n 's/^name = "\(.*\)"$/\1/p' Cargo.toml | grep -v "^protojsonx-fuzz$")
+mapfile -t targets < <(cargo metadata --format-version 1 --no-deps | python3 -c '
+import json, sys
+for t in json.load(sys.stdin)["packages"][0]["targets"]:
+    if "bin" in t["kind"]:
+        print(t["name"])')
 failed=0
 for ((i = 0; i < ${#targets[@]}; i += 2)); do
   pids=()

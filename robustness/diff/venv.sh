@@ -12,7 +12,8 @@ VENV="$PWD/.cache/robustness/venv"
 
 if ! "$VENV/bin/python" -c "import google.protobuf as p; assert p.__version__ == '$PROTOBUF_VERSION'" 2>/dev/null; then
   rm -rf "$VENV"
-  python3 -m venv "$VENV"
-  "$VENV/bin/pip" install --quiet "protobuf==$PROTOBUF_VERSION"
+  # Their output goes to stderr: stdout is the path alone.
+  python3 -m venv "$VENV" >&2
+  "$VENV/bin/pip" install --quiet "protobuf==$PROTOBUF_VERSION" >&2
 fi
 echo "$VENV"
