@@ -7,7 +7,7 @@
 use std::borrow::Cow;
 
 use crate::error::{Error, ErrorKind};
-use crate::map::{JsonMap, MapKey};
+use crate::map::{JsonMap, MapKey, MapValue};
 use crate::num::{self, NumError};
 use crate::options::DecodeOptions;
 use crate::read::{Peek, Reader};
@@ -839,16 +839,15 @@ impl<'a> Decoder<'a> {
         Ok(())
     }
 
-    /// Reads an object into a map field, each value through `read`.
-    /// Duplicate keys are errors. When values replace, the map is cleared
-    /// first (keeping its table; its entries are new).
+    /// Reads an object into a map field. Duplicate keys are errors. When
+    /// values replace, the map ends up with the object's entries only, and
+    /// the values of keys it held already are read into their memory.
     #[inline]
-    pub fn read_map<K: MapKey, V>(
+    pub fn read_map<K: MapKey, V: MapValue>(
         &mut self,
         map: &mut impl JsonMap<K, V>,
-        mut read: impl FnMut(&mut Self) -> Result<V, Error>,
     ) -> Result<(), Error> {
-        self.map_of(map, |d| read(d).map(Some))
+        self.map_of(map, |d, value| value.read_map_value(d).map(|()| true))
     }
 
     /// Reads an object into a map whose values are enums.
@@ -856,24 +855,90 @@ impl<'a> Decoder<'a> {
         &mut self,
         map: &mut impl JsonMap<K, i32>,
     ) -> Result<(), Error> {
-        self.map_of(map, Self::read_enum::<E>)
+        self.map_of(map, |d, value| {
+            let read = d.read_enum::<E>()?;
+            Ok(read.map(|v| *value = v).is_some())
+        })
     }
 
-    fn map_of<K: MapKey, V>(
+    /// Reads a map; `read` reads a value into its place, reporting whether
+    /// it set one (an unknown enum name skipped does not).
+    fn map_of<K: MapKey, V: Default>(
         &mut self,
         map: &mut impl JsonMap<K, V>,
-        mut read: impl FnMut(&mut Self) -> Result<Option<V>, Error>,
+        mut read: impl FnMut(&mut Self, &mut V) -> Result<bool, Error>,
     ) -> Result<(), Error> {
-        self.unset(map);
+        if self.replacing && map.entries() > REUSED_ENTRIES {
+            map.reset();
+        }
+        if self.replacing && map.entries() > 0 {
+            return self.map_reusing(map, read);
+        }
         self.read_map_entries(|d, key, start| {
             let parsed = K::parse_key(key).map_err(|m| d.invalid_at(start, m))?;
-            let inserted = read(d)?.is_none_or(|value| map.insert_new(parsed, value));
-            if inserted {
-                Ok(())
-            } else {
-                Err(d.duplicate_key(start))
+            let mut value = V::default();
+            if read(d, &mut value)? && !map.insert_new(parsed, value) {
+                return Err(d.duplicate_key(start));
             }
+            Ok(())
         })
+    }
+
+    /// [`map_of`](Self::map_of) when values replace and the map holds
+    /// entries: a key it holds is read into its value, a new one inserted,
+    /// and the entries whose key the object left out are removed at the
+    /// end. Errors are those of a fresh decode: a key met twice in the
+    /// object is told from one the map held by the keys read so far.
+    #[inline(never)]
+    fn map_reusing<K: MapKey, V: Default>(
+        &mut self,
+        map: &mut impl JsonMap<K, V>,
+        mut read: impl FnMut(&mut Self, &mut V) -> Result<bool, Error>,
+    ) -> Result<(), Error> {
+        let held = map.entries();
+        let mut found = 0;
+        let mut keys = KeysRead::default();
+        self.map_entries_at(|d, key, key_at, start| {
+            let entry = K::with_lookup(key, |lookup| {
+                let fingerprint = K::fingerprint(lookup);
+                let Some(value) = map.value_mut(lookup) else {
+                    let mut value = V::default();
+                    let set = read(d, &mut value)?;
+                    if set {
+                        let parsed = K::parse_key(key).map_err(|m| d.invalid_at(start, m))?;
+                        map.insert_new(parsed, value);
+                        keys.push(fingerprint, key_at);
+                    }
+                    return Ok(());
+                };
+                let set = read(d, value)?;
+                // As a fresh decode: a key met before in the object is an
+                // error if its value is set again, and else keeps it.
+                if keys.holds::<K>(&d.r, fingerprint, lookup) {
+                    return if set {
+                        Err(d.duplicate_key(start))
+                    } else {
+                        Ok(())
+                    };
+                }
+                found += 1;
+                if set {
+                    keys.push(fingerprint, key_at);
+                } else {
+                    map.remove_key(lookup);
+                }
+                Ok(())
+            });
+            entry.map_err(|m| d.invalid_at(start, m))?
+        })?;
+        if found < held {
+            let r = &self.r;
+            map.retain_keys(|key| {
+                let lookup = key.borrow();
+                keys.holds::<K>(r, K::fingerprint(lookup), lookup)
+            });
+        }
+        Ok(())
     }
 
     /// Reads an object of map entries, calling `entry` with each key (its
@@ -885,11 +950,23 @@ impl<'a> Decoder<'a> {
         &mut self,
         mut entry: impl FnMut(&mut Self, &str, usize) -> Result<(), Error>,
     ) -> Result<(), Error> {
+        self.map_entries_at(|d, key, _, start| entry(d, key, start))
+    }
+
+    /// [`read_map_entries`](Self::read_map_entries), telling `entry` the
+    /// offset of each key too.
+    #[inline(always)]
+    fn map_entries_at(
+        &mut self,
+        mut entry: impl FnMut(&mut Self, &str, usize, usize) -> Result<(), Error>,
+    ) -> Result<(), Error> {
         self.open_object()?;
         let mut first = true;
-        while let Some(key) = self.r.next_key(&mut first)? {
+        while self.r.next_member(&mut first)? {
+            let key_at = self.r.offset();
+            let key = self.r.key()?;
             let start = self.r.offset();
-            entry(self, &key, start).map_err(|e| e.in_key(&key))?;
+            entry(self, &key, key_at, start).map_err(|e| e.in_key(&key))?;
         }
         self.leave();
         Ok(())
@@ -935,6 +1012,43 @@ enum Special {
 /// table of keys built at compile time was tried too: slower on the small
 /// and medium payloads, no faster on the order batch.
 const SCAN_KEYS: usize = 32;
+
+/// Decoding into a reused message reads the values of the keys a map holds
+/// already into their memory (see `Decoder::map_reusing`) when it holds at
+/// most this many entries; a larger map is emptied first. Telling the keys
+/// apart costs up to this many comparisons of fingerprints per key read.
+const REUSED_ENTRIES: usize = 64;
+
+/// The keys of a map's object read so far, as fingerprint and offset: 16
+/// on the stack, the rest on the heap.
+#[derive(Default)]
+struct KeysRead {
+    first: [(u64, usize); 16],
+    len: usize,
+    rest: Vec<(u64, usize)>,
+}
+
+impl KeysRead {
+    /// Records the key whose text starts at offset `at`.
+    fn push(&mut self, fingerprint: u64, at: usize) {
+        match self.first.get_mut(self.len) {
+            Some(slot) => *slot = (fingerprint, at),
+            None => self.rest.push((fingerprint, at)),
+        }
+        self.len += 1;
+    }
+
+    /// Whether a key equal to `key` was recorded, reading the texts of
+    /// those with its fingerprint again from `r`'s input.
+    fn holds<K: MapKey>(&self, r: &Reader<'_>, fingerprint: u64, key: &K::Lookup) -> bool {
+        let first = &self.first[..self.len.min(self.first.len())];
+        first.iter().chain(&self.rest).any(|&(print, at)| {
+            print == fingerprint
+                && r.string_at(at)
+                    .is_ok_and(|text| K::with_lookup(&text, |read| read == key) == Ok(true))
+        })
+    }
+}
 
 /// One field's keys for [`Decoder::read_fields`]: its JSON name and its
 /// proto name, each quoted and followed by a colon, as the encoder writes them.

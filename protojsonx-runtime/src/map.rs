@@ -1,22 +1,36 @@
 //! Map fields: how keys are written and read, and the map types prost generates.
 
+use std::borrow::Borrow;
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasher, Hash};
 
+use crate::ProtoJson;
+use crate::de::Decoder;
 use crate::digits;
+use crate::error::Error;
 use crate::num::{self, NumError};
 use crate::reset::Reset;
 
 /// A protobuf map key type. ProtoJSON writes every key as a JSON string:
 /// integers in decimal, bools as `"true"`/`"false"`. Part of the contract with generated code.
-pub trait MapKey: Ord + Sized {
+pub trait MapKey: Ord + Sized + Borrow<Self::Lookup> {
+    /// What a key is looked up by in a map without making one (`str` for
+    /// a `String`, which would allocate; the key itself otherwise).
+    type Lookup: ?Sized + Ord + Hash;
     /// Appends the key as a JSON string; only ASCII when `ascii`.
     fn write_key(&self, out: &mut Vec<u8>, ascii: bool);
     /// Parses a key from the (unescaped) text of a JSON object key.
     fn parse_key(text: &str) -> Result<Self, String>;
+    /// Calls `f` with the key of `text` as a [`Lookup`](Self::Lookup);
+    /// fails as [`parse_key`](Self::parse_key) does.
+    fn with_lookup<R>(text: &str, f: impl FnOnce(&Self::Lookup) -> R) -> Result<R, String>;
+    /// A hash of a key, equal for equal keys: for telling keys apart quickly.
+    fn fingerprint(key: &Self::Lookup) -> u64;
 }
 
 impl MapKey for String {
+    type Lookup = str;
+
     fn write_key(&self, out: &mut Vec<u8>, ascii: bool) {
         if ascii {
             crate::escape::write_str_ascii(out, self);
@@ -27,9 +41,21 @@ impl MapKey for String {
     fn parse_key(text: &str) -> Result<Self, String> {
         Ok(text.to_owned())
     }
+    fn with_lookup<R>(text: &str, f: impl FnOnce(&str) -> R) -> Result<R, String> {
+        Ok(f(text))
+    }
+    /// FNV-1a over the bytes: keys are short, and a collision only costs a
+    /// comparison of the two texts.
+    fn fingerprint(key: &str) -> u64 {
+        key.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+        })
+    }
 }
 
 impl MapKey for bool {
+    type Lookup = bool;
+
     fn write_key(&self, out: &mut Vec<u8>, _: bool) {
         out.extend_from_slice(if *self { b"\"true\"" } else { b"\"false\"" });
     }
@@ -40,11 +66,19 @@ impl MapKey for bool {
             _ => Err("invalid map key: expected \"true\" or \"false\"".into()),
         }
     }
+    fn with_lookup<R>(text: &str, f: impl FnOnce(&bool) -> R) -> Result<R, String> {
+        Self::parse_key(text).map(|key| f(&key))
+    }
+    fn fingerprint(key: &bool) -> u64 {
+        u64::from(*key)
+    }
 }
 
 macro_rules! int_map_key {
     ($($ty:ty => $write:ident),*) => {$(
         impl MapKey for $ty {
+            type Lookup = $ty;
+
             fn write_key(&self, out: &mut Vec<u8>, _: bool) {
                 digits::$write(out, (*self).into());
             }
@@ -52,6 +86,13 @@ macro_rules! int_map_key {
                 num::parse_int::<$ty>(text).map_err(|e: NumError| {
                     format!("invalid map key for {}: {e}", stringify!($ty))
                 })
+            }
+            fn with_lookup<R>(text: &str, f: impl FnOnce(&$ty) -> R) -> Result<R, String> {
+                Self::parse_key(text).map(|key| f(&key))
+            }
+            fn fingerprint(key: &$ty) -> u64 {
+                // Two's complement bits: one to one for every key type.
+                *key as u64
             }
         }
     )*};
@@ -66,12 +107,23 @@ int_map_key!(
 /// The map types prost generates (`HashMap` or `BTreeMap`, as configured).
 /// Part of the contract with generated code. [`Reset`] empties one (a hash
 /// map keeps its table).
-pub trait JsonMap<K, V>: Reset {
+pub trait JsonMap<K: MapKey, V>: Reset {
     /// Inserts `key` unless it is present already; reports whether it was inserted.
     fn insert_new(&mut self, key: K, value: V) -> bool;
+    /// The number of entries.
+    fn entries(&self) -> usize;
+    /// The value of `key`, if the map holds it.
+    fn value_mut(&mut self, key: &K::Lookup) -> Option<&mut V>;
+    /// Removes the entry of `key`, if the map holds it.
+    fn remove_key(&mut self, key: &K::Lookup);
+    /// Keeps only the entries whose key `keep` accepts.
+    fn retain_keys(&mut self, keep: impl FnMut(&K) -> bool);
 }
 
-impl<K: Eq + Hash, V, S: BuildHasher> JsonMap<K, V> for HashMap<K, V, S> {
+impl<K: MapKey + Hash, V, S: BuildHasher> JsonMap<K, V> for HashMap<K, V, S>
+where
+    K::Lookup: Hash + Eq,
+{
     fn insert_new(&mut self, key: K, value: V) -> bool {
         match self.entry(key) {
             std::collections::hash_map::Entry::Occupied(_) => false,
@@ -81,9 +133,21 @@ impl<K: Eq + Hash, V, S: BuildHasher> JsonMap<K, V> for HashMap<K, V, S> {
             }
         }
     }
+    fn entries(&self) -> usize {
+        self.len()
+    }
+    fn value_mut(&mut self, key: &K::Lookup) -> Option<&mut V> {
+        self.get_mut(key)
+    }
+    fn remove_key(&mut self, key: &K::Lookup) {
+        self.remove(key);
+    }
+    fn retain_keys(&mut self, mut keep: impl FnMut(&K) -> bool) {
+        self.retain(|key, _| keep(key));
+    }
 }
 
-impl<K: Ord, V> JsonMap<K, V> for BTreeMap<K, V> {
+impl<K: MapKey, V> JsonMap<K, V> for BTreeMap<K, V> {
     fn insert_new(&mut self, key: K, value: V) -> bool {
         match self.entry(key) {
             std::collections::btree_map::Entry::Occupied(_) => false,
@@ -92,6 +156,43 @@ impl<K: Ord, V> JsonMap<K, V> for BTreeMap<K, V> {
                 true
             }
         }
+    }
+    fn entries(&self) -> usize {
+        self.len()
+    }
+    fn value_mut(&mut self, key: &K::Lookup) -> Option<&mut V> {
+        self.get_mut(key)
+    }
+    fn remove_key(&mut self, key: &K::Lookup) {
+        self.remove(key);
+    }
+    fn retain_keys(&mut self, mut keep: impl FnMut(&K) -> bool) {
+        self.retain(|key, _| keep(key));
+    }
+}
+
+/// A map value type: how a value is read into one already there, so that
+/// decoding into a reused message reads the values of the keys its maps
+/// held into their memory. Scalars, strings and `Vec<u8>` bytes are read
+/// through their [`ProtoJson`] impls (those of the wrapper types, whose JSON
+/// is the scalar's), `bytes::Bytes` as bytes. Part of the contract with generated code.
+pub trait MapValue: Default {
+    /// Reads a value into `self`, replacing it (a message is read as
+    /// [`Decoder::read_message`] reads it).
+    fn read_map_value(&mut self, d: &mut Decoder<'_>) -> Result<(), Error>;
+}
+
+impl<M: ProtoJson> MapValue for M {
+    #[inline]
+    fn read_map_value(&mut self, d: &mut Decoder<'_>) -> Result<(), Error> {
+        d.read_message(self)
+    }
+}
+
+impl MapValue for bytes::Bytes {
+    #[inline]
+    fn read_map_value(&mut self, d: &mut Decoder<'_>) -> Result<(), Error> {
+        d.read_bytes_into(self)
     }
 }
 
@@ -130,7 +231,38 @@ mod tests {
         assert!(!h.insert_new(1, "b"));
         assert_eq!(h[&1], "a");
         let mut b = BTreeMap::new();
-        assert!(b.insert_new("k", 1));
-        assert!(!b.insert_new("k", 2));
+        assert!(b.insert_new("k".to_string(), 1));
+        assert!(!b.insert_new("k".to_string(), 2));
+    }
+
+    #[test]
+    fn keys_are_looked_up_as_parsed() {
+        let mut h = HashMap::from([("k".to_string(), 1), ("l".to_string(), 2)]);
+        assert_eq!(
+            String::with_lookup("k", |k| h.value_mut(k).copied()),
+            Ok(Some(1))
+        );
+        h.retain_keys(|k| k == "l");
+        assert_eq!(h.entries(), 1);
+        let mut b = BTreeMap::from([(-1i64, "a"), (2, "b")]);
+        assert_eq!(
+            i64::with_lookup("-1", |k| b.value_mut(k).copied()),
+            Ok(Some("a"))
+        );
+        i64::with_lookup("2", |k| b.remove_key(k)).unwrap();
+        assert_eq!(b.entries(), 1);
+        assert!(i32::with_lookup("1.5", |_| ()).is_err());
+        assert_eq!(bool::with_lookup("true", |k| *k), Ok(true));
+    }
+
+    #[test]
+    fn equal_keys_have_equal_fingerprints() {
+        assert_eq!(
+            String::fingerprint("key"),
+            String::fingerprint(&String::from("key")[..])
+        );
+        assert_ne!(String::fingerprint("key"), String::fingerprint("kez"));
+        assert_ne!(i32::fingerprint(&-1), i32::fingerprint(&1));
+        assert_ne!(u64::fingerprint(&0), u64::fingerprint(&1));
     }
 }

@@ -288,6 +288,15 @@ impl<'a> Reader<'a> {
         })
     }
 
+    /// Reads the string at offset `at` (again), leaving this reader where it is.
+    pub(crate) fn string_at(&self, at: usize) -> Result<Cow<'a, str>, Error> {
+        Reader {
+            input: self.input,
+            pos: at,
+        }
+        .string()
+    }
+
     /// Reads an object key and the `:` after it, at the start of a member.
     pub(crate) fn key(&mut self) -> Result<Cow<'a, str>, Error> {
         if self.peek() != Peek::String {

@@ -113,3 +113,214 @@ fn memory_is_reused() {
 fn inner_string(m: &NestedMessage) -> *const u8 {
     m.corecursive.as_ref().unwrap().optional_string.as_ptr()
 }
+
+/// The maps of [`map_entries`], each with the keys and values its entries
+/// are drawn from: keys the held message and the input share, spellings
+/// of one key that a decode must see as equal (escaped, `-0`), values
+/// that are skipped (an unknown enum name, with `ignore_unknown_fields`).
+const MAPS: [(&str, &[&str], &[&str]); 6] = [
+    (
+        "mapStringString",
+        &["\"a\"", "\"b\"", "\"\\u0061\"", "\"key\"", "\"ü\"", "\"\""],
+        &["\"v\"", "\"a longer value\""],
+    ),
+    (
+        "mapInt32Int32",
+        &["\"0\"", "\"-0\"", "\"1\"", "\"-1\"", "\"7\"", "\"01\""],
+        &["1", "-2"],
+    ),
+    (
+        "mapBoolBool",
+        &["\"true\"", "\"false\""],
+        &["true", "false"],
+    ),
+    (
+        "mapStringNestedEnum",
+        &["\"a\"", "\"b\"", "\"c\""],
+        &["\"FOO\"", "\"BAR\"", "\"NOT_A_NAME\"", "2"],
+    ),
+    (
+        "mapStringNestedMessage",
+        &["\"a\"", "\"b\"", "\"c\""],
+        &[
+            "{\"a\":1}",
+            "{\"corecursive\":{\"optionalString\":\"s\"}}",
+            "{}",
+        ],
+    ),
+    (
+        "optionalStruct",
+        &["\"a\"", "\"b\"", "\"\\u0062\"", "\"c\""],
+        &["\"text\"", "1.5", "null", "[\"x\",2]", "{\"n\":\"y\"}"],
+    ),
+];
+
+/// The JSON of a message with one object per map of [`MAPS`], each with
+/// the entries `picks` chooses (key, value): duplicates included.
+fn map_entries(picks: &[Vec<(usize, usize)>]) -> String {
+    let objects: Vec<String> = MAPS
+        .iter()
+        .zip(picks)
+        .map(|((name, keys, values), picks)| {
+            let entries: Vec<String> = picks
+                .iter()
+                .map(|&(k, v)| format!("{}:{}", keys[k % keys.len()], values[v % values.len()]))
+                .collect();
+            format!("\"{name}\":{{{}}}", entries.join(","))
+        })
+        .collect();
+    format!("{{{}}}", objects.join(","))
+}
+
+/// Entries to pick for each of the maps, up to 12; with `distinct`, each
+/// key index once (the input may still spell one key twice).
+fn picks(distinct: bool) -> impl Strategy<Value = Vec<Vec<(usize, usize)>>> {
+    let entries = proptest::collection::vec((0..8usize, 0..8usize), 0..12);
+    proptest::collection::vec(entries, MAPS.len()).prop_map(move |mut maps| {
+        for (picks, (_, keys, _)) in maps.iter_mut().zip(MAPS) {
+            if distinct {
+                let mut seen = std::collections::HashSet::new();
+                picks.retain(|&(k, _)| seen.insert(k % keys.len()));
+            }
+        }
+        maps
+    })
+}
+
+/// A message holding what decodes of the maps' objects of `picks`, one at
+/// a time, give: those that fail (a key met twice, one out of range) are left empty.
+fn held_maps(picks: &[Vec<(usize, usize)>], opts: &DecodeOptions) -> TestAllTypesProto3 {
+    let mut held = TestAllTypesProto3::default();
+    for (i, picked) in picks.iter().enumerate() {
+        let mut one = vec![Vec::new(); MAPS.len()];
+        one[i] = picked.clone();
+        let _ = opts.merge(&mut held, map_entries(&one).as_bytes());
+    }
+    held
+}
+
+proptest! {
+    #![proptest_config(config(512))]
+
+    /// Maps that held some of the keys the input sets: the values of those
+    /// are read into the entries there, the others are removed, and a key
+    /// met twice is an error at the same place as in a fresh decode.
+    #[test]
+    fn maps_holding_keys_of_the_input_decode_as_fresh_ones(
+        held in picks(true),
+        input in any::<bool>().prop_flat_map(picks),
+    ) {
+        let opts = DecodeOptions::new().ignore_unknown_fields(true);
+        let held = held_maps(&held, &opts);
+        let json = map_entries(&input);
+        check(held.clone(), &json, &DecodeOptions::new())?;
+        check(held, &json, &opts)?;
+    }
+}
+
+/// Maps of more keys than the decoder records on the stack (16), and of
+/// more than it reads into (64: the map is emptied first).
+#[test]
+fn large_maps_holding_keys_of_the_input_decode_as_fresh_ones() {
+    for (held, input, dup) in [
+        (0..30, 10..35, None),
+        (0..30, 10..35, Some(12)),
+        (0..30, 5..25, Some(33)),
+        (0..100, 50..150, None),
+        (0..100, 50..150, Some(60)),
+        (0..20, 0..20, Some(19)),
+    ] {
+        let entries = |keys: std::ops::Range<u32>, dup: Option<u32>, string: bool| {
+            let value = |k: u32| {
+                if string {
+                    format!("\"v{k}\"")
+                } else {
+                    k.to_string()
+                }
+            };
+            let mut all: Vec<String> = keys.map(|k| format!("\"{k}\":{}", value(k))).collect();
+            all.extend(dup.map(|k| format!("\"{k}\":{}", value(k))));
+            all.join(",")
+        };
+        let json = |keys: std::ops::Range<u32>, dup| {
+            format!(
+                "{{\"mapInt32Int32\":{{{}}},\"mapStringString\":{{{}}}}}",
+                entries(keys.clone(), dup, false),
+                entries(keys, dup, true)
+            )
+        };
+        let held = TestAllTypesProto3::from_json(json(held, None)).unwrap();
+        let input = json(input, dup);
+        protojsonx_robustness::decode_into_agrees(held, input.as_bytes(), &DecodeOptions::new())
+            .unwrap();
+    }
+}
+
+#[test]
+fn map_values_are_read_into_the_entries_held() {
+    let json = r#"{"mapStringString":{"a":"first value","b":"second value"},
+        "mapStringNestedMessage":{"m":{"corecursive":{"optionalString":"inner"}}},
+        "optionalStruct":{"s":"struct string","l":["list string"]}}"#;
+    let mut msg = TestAllTypesProto3::from_json(json).unwrap();
+    let value = msg.map_string_string["a"].as_ptr();
+    let key = msg
+        .map_string_string
+        .keys()
+        .find(|k| *k == "b")
+        .unwrap()
+        .as_ptr();
+    let inner = msg.map_string_nested_message["m"]
+        .corecursive
+        .as_ref()
+        .unwrap()
+        .optional_string
+        .as_ptr();
+    let text = |m: &TestAllTypesProto3| match &m.optional_struct.as_ref().unwrap().fields["s"].kind
+    {
+        Some(prost_types::value::Kind::StringValue(s)) => s.as_ptr(),
+        _ => std::ptr::null(),
+    };
+    let structs = text(&msg);
+    let other = json
+        .replace("first", "1st")
+        .replace("inner", "other")
+        .replace("struct string", "struct text");
+    protojsonx_runtime::decode_into(&mut msg, other.as_bytes()).unwrap();
+    assert_eq!(msg, TestAllTypesProto3::from_json(&other).unwrap());
+    assert_eq!(msg.map_string_string["a"].as_ptr(), value);
+    assert_eq!(
+        msg.map_string_string
+            .keys()
+            .find(|k| *k == "b")
+            .unwrap()
+            .as_ptr(),
+        key
+    );
+    assert_eq!(
+        msg.map_string_nested_message["m"]
+            .corecursive
+            .as_ref()
+            .unwrap()
+            .optional_string
+            .as_ptr(),
+        inner
+    );
+    assert_eq!(text(&msg), structs);
+}
+
+/// A key set, then met again with an unknown enum name (skipped): its
+/// value stays, and the entries of the keys the input left out go.
+#[test]
+fn a_map_key_skipped_after_it_was_set_keeps_its_value() {
+    let opts = DecodeOptions::new().ignore_unknown_fields(true);
+    let held =
+        TestAllTypesProto3::from_json(r#"{"mapStringNestedEnum":{"a":"FOO","b":"BAR"}}"#).unwrap();
+    for json in [
+        r#"{"mapStringNestedEnum":{"c":"BAR","c":"NOT_A_NAME"}}"#,
+        r#"{"mapStringNestedEnum":{"c":"BAR","c":"NOT_A_NAME","c":"NOT_A_NAME"}}"#,
+        r#"{"mapStringNestedEnum":{"a":"NOT_A_NAME","c":"BAR"}}"#,
+        r#"{"mapStringNestedEnum":{"a":"BAZ","a":"NOT_A_NAME"}}"#,
+    ] {
+        protojsonx_robustness::decode_into_agrees(held.clone(), json.as_bytes(), &opts).unwrap();
+    }
+}

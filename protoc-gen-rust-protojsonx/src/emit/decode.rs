@@ -278,10 +278,7 @@ fn read_field<'m>(message: &'m Message, field: &'m Field) -> (&'m Kind, TokenStr
                     let ty = path(rust_path);
                     quote!(d.read_enum_map::<_, #ty>(&mut self.#name)?;)
                 }
-                _ => {
-                    let read = read_fn(kind);
-                    quote!(d.read_map(&mut self.#name, #read)?;)
-                }
+                _ => quote!(d.read_map(&mut self.#name)?;),
             };
             (kind, read)
         }

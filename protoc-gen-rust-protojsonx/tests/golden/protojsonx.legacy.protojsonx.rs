@@ -228,10 +228,7 @@ impl ::protojsonx_runtime::ProtoJson for Legacy {
                             )?;
                         }
                         10 if !d.take_null_for(&mut self.children) => {
-                            d.read_map(
-                                &mut self.children,
-                                ::protojsonx_runtime::__private::Decoder::new_message,
-                            )?;
+                            d.read_map(&mut self.children)?;
                         }
                         11 if !d.take_null() => {
                             d.mark_oneof(&mut seen_oneofs[0], "choice")?;

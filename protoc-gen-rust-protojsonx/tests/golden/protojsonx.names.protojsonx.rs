@@ -678,10 +678,7 @@ impl ::protojsonx_runtime::ProtoJson for Retired {
                             )?;
                         }
                         2 if !d.take_null_for(&mut self.old_map) => {
-                            d.read_map(
-                                &mut self.old_map,
-                                ::protojsonx_runtime::__private::Decoder::read_i32,
-                            )?;
+                            d.read_map(&mut self.old_map)?;
                         }
                         3 if !d.take_null_for(&mut self.old_next) => {
                             d.read_message(

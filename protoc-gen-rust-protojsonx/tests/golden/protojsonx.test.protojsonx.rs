@@ -420,73 +420,40 @@ impl ::protojsonx_runtime::ProtoJson for Maps {
                 |d, field| {
                     match field {
                         0 if !d.take_null_for(&mut self.string_string) => {
-                            d.read_map(
-                                &mut self.string_string,
-                                ::protojsonx_runtime::__private::Decoder::read_string,
-                            )?;
+                            d.read_map(&mut self.string_string)?;
                         }
                         1 if !d.take_null_for(&mut self.int32_int32) => {
-                            d.read_map(
-                                &mut self.int32_int32,
-                                ::protojsonx_runtime::__private::Decoder::read_i32,
-                            )?;
+                            d.read_map(&mut self.int32_int32)?;
                         }
                         2 if !d.take_null_for(&mut self.int64_string) => {
-                            d.read_map(
-                                &mut self.int64_string,
-                                ::protojsonx_runtime::__private::Decoder::read_string,
-                            )?;
+                            d.read_map(&mut self.int64_string)?;
                         }
                         3 if !d.take_null_for(&mut self.uint32_bool) => {
-                            d.read_map(
-                                &mut self.uint32_bool,
-                                ::protojsonx_runtime::__private::Decoder::read_bool,
-                            )?;
+                            d.read_map(&mut self.uint32_bool)?;
                         }
                         4 if !d.take_null_for(&mut self.uint64_double) => {
-                            d.read_map(
-                                &mut self.uint64_double,
-                                ::protojsonx_runtime::__private::Decoder::read_f64,
-                            )?;
+                            d.read_map(&mut self.uint64_double)?;
                         }
                         5 if !d.take_null_for(&mut self.sint32_bytes) => {
-                            d.read_map(
-                                &mut self.sint32_bytes,
-                                ::protojsonx_runtime::__private::Decoder::read_bytes,
-                            )?;
+                            d.read_map(&mut self.sint32_bytes)?;
                         }
                         6 if !d.take_null_for(&mut self.sint64_color) => {
                             d.read_enum_map::<_, Color>(&mut self.sint64_color)?;
                         }
                         7 if !d.take_null_for(&mut self.fixed32_msg) => {
-                            d.read_map(
-                                &mut self.fixed32_msg,
-                                ::protojsonx_runtime::__private::Decoder::new_message,
-                            )?;
+                            d.read_map(&mut self.fixed32_msg)?;
                         }
                         8 if !d.take_null_for(&mut self.fixed64_float) => {
-                            d.read_map(
-                                &mut self.fixed64_float,
-                                ::protojsonx_runtime::__private::Decoder::read_f32,
-                            )?;
+                            d.read_map(&mut self.fixed64_float)?;
                         }
                         9 if !d.take_null_for(&mut self.sfixed32_int64) => {
-                            d.read_map(
-                                &mut self.sfixed32_int64,
-                                ::protojsonx_runtime::__private::Decoder::read_i64,
-                            )?;
+                            d.read_map(&mut self.sfixed32_int64)?;
                         }
                         10 if !d.take_null_for(&mut self.sfixed64_uint64) => {
-                            d.read_map(
-                                &mut self.sfixed64_uint64,
-                                ::protojsonx_runtime::__private::Decoder::read_u64,
-                            )?;
+                            d.read_map(&mut self.sfixed64_uint64)?;
                         }
                         11 if !d.take_null_for(&mut self.bool_string) => {
-                            d.read_map(
-                                &mut self.bool_string,
-                                ::protojsonx_runtime::__private::Decoder::read_string,
-                            )?;
+                            d.read_map(&mut self.bool_string)?;
                         }
                         _ => {}
                     }
@@ -762,10 +729,7 @@ impl ::protojsonx_runtime::ProtoJson for Tree {
                             }
                         }
                         4 if !d.take_null_for(&mut self.named) => {
-                            d.read_map(
-                                &mut self.named,
-                                ::protojsonx_runtime::__private::Decoder::new_message,
-                            )?;
+                            d.read_map(&mut self.named)?;
                         }
                         _ => {}
                     }
@@ -1238,16 +1202,10 @@ impl ::protojsonx_runtime::ProtoJson for WellKnown {
                             )?;
                         }
                         12 if !d.take_null_for(&mut self.val_map) => {
-                            d.read_map(
-                                &mut self.val_map,
-                                ::protojsonx_runtime::__private::Decoder::new_message,
-                            )?;
+                            d.read_map(&mut self.val_map)?;
                         }
                         13 if !d.take_null_for(&mut self.ts_map) => {
-                            d.read_map(
-                                &mut self.ts_map,
-                                ::protojsonx_runtime::__private::Decoder::new_message,
-                            )?;
+                            d.read_map(&mut self.ts_map)?;
                         }
                         14 if !d.take_null_for(&mut self.bytes) => {
                             d.read_message(
@@ -1395,10 +1353,7 @@ impl ::protojsonx_runtime::ProtoJson for OnlyValueMap {
                 },
                 |d, field| {
                     if field == 0 && !d.take_null_for(&mut self.entries) {
-                        d.read_map(
-                            &mut self.entries,
-                            ::protojsonx_runtime::__private::Decoder::new_message,
-                        )?;
+                        d.read_map(&mut self.entries)?;
                     }
                     ::core::result::Result::Ok(())
                 },

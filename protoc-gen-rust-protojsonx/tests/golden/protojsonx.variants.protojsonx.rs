@@ -66,10 +66,7 @@ impl ::protojsonx_runtime::ProtoJson for Variants {
                 |d, field| {
                     match field {
                         0 if !d.take_null_for(&mut self.blobs) => {
-                            d.read_map(
-                                &mut self.blobs,
-                                ::protojsonx_runtime::__private::Decoder::read_bytes,
-                            )?;
+                            d.read_map(&mut self.blobs)?;
                         }
                         1 if !d.take_null_for(&mut self.data) => {
                             d.read_bytes_into(&mut self.data)?;
@@ -81,10 +78,7 @@ impl ::protojsonx_runtime::ProtoJson for Variants {
                             )?;
                         }
                         3 if !d.take_null_for(&mut self.nested) => {
-                            d.read_map(
-                                &mut self.nested,
-                                ::protojsonx_runtime::__private::Decoder::new_message,
-                            )?;
+                            d.read_map(&mut self.nested)?;
                         }
                         4 if !d.take_null_for(&mut self.boxed) => {
                             d.read_message(

@@ -39,7 +39,7 @@ impl ProtoJson for Struct {
     }
 
     fn read_json(&mut self, d: &mut Decoder<'_>) -> Result<(), Error> {
-        d.read_map(&mut self.fields, Decoder::new_message)
+        d.read_map(&mut self.fields)
     }
 }
 
