@@ -97,6 +97,15 @@ impl<'a> Decoder<'a> {
         null
     }
 
+    /// Runs `read` with values replacing what the message read into held,
+    /// as in `decode_into`: for a message reused by the decoder itself.
+    pub(crate) fn replacing_within<R>(&mut self, read: impl FnOnce(&mut Self) -> R) -> R {
+        let outer = std::mem::replace(&mut self.replacing, true);
+        let result = read(self);
+        self.replacing = outer;
+        result
+    }
+
     /// Whether unknown fields and enum names are skipped rather than rejected.
     #[inline]
     pub fn ignore_unknown_fields(&self) -> bool {
@@ -1040,13 +1049,24 @@ impl KeysRead {
 
     /// Whether a key equal to `key` was recorded, reading the texts of
     /// those with its fingerprint again from `r`'s input.
+    #[inline]
     fn holds<K: MapKey>(&self, r: &Reader<'_>, fingerprint: u64, key: &K::Lookup) -> bool {
         let first = &self.first[..self.len.min(self.first.len())];
-        first.iter().chain(&self.rest).any(|&(print, at)| {
-            print == fingerprint
-                && r.string_at(at)
-                    .is_ok_and(|text| K::with_lookup(&text, |read| read == key) == Ok(true))
-        })
+        for keys in [first, &self.rest] {
+            for &(print, at) in keys {
+                if print == fingerprint && Self::same::<K>(r, at, key) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Whether the key whose text starts at `at` is `key`.
+    #[cold]
+    fn same<K: MapKey>(r: &Reader<'_>, at: usize, key: &K::Lookup) -> bool {
+        r.string_at(at)
+            .is_ok_and(|text| K::with_lookup(&text, |read| read == key) == Ok(true))
     }
 }
 

@@ -144,7 +144,10 @@ pub trait ProtoJson: Default {
     #[doc(hidden)]
     fn write_json(&self, e: &mut __private::Encoder<'_>);
 
-    /// Reads one JSON value, merging it into `self`. Called by generated code.
+    /// Reads one JSON value, merging it into `self`, or replacing what
+    /// `self` held when the decoder [replaces](__private::Decoder::replaces)
+    /// (`decode_into`, and the message a `google.protobuf.Any` is read
+    /// into, which is reused). Called by generated code.
     #[doc(hidden)]
     fn read_json(&mut self, d: &mut __private::Decoder<'_>) -> Result<(), Error>;
 

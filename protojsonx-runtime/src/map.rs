@@ -41,6 +41,7 @@ impl MapKey for String {
     fn parse_key(text: &str) -> Result<Self, String> {
         Ok(text.to_owned())
     }
+    #[inline]
     fn with_lookup<R>(text: &str, f: impl FnOnce(&str) -> R) -> Result<R, String> {
         Ok(f(text))
     }
@@ -66,6 +67,7 @@ impl MapKey for bool {
             _ => Err("invalid map key: expected \"true\" or \"false\"".into()),
         }
     }
+    #[inline]
     fn with_lookup<R>(text: &str, f: impl FnOnce(&bool) -> R) -> Result<R, String> {
         Self::parse_key(text).map(|key| f(&key))
     }
@@ -87,6 +89,7 @@ macro_rules! int_map_key {
                     format!("invalid map key for {}: {e}", stringify!($ty))
                 })
             }
+            #[inline]
             fn with_lookup<R>(text: &str, f: impl FnOnce(&$ty) -> R) -> Result<R, String> {
                 Self::parse_key(text).map(|key| f(&key))
             }

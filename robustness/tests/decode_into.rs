@@ -324,3 +324,26 @@ fn a_map_key_skipped_after_it_was_set_keeps_its_value() {
         protojsonx_robustness::decode_into_agrees(held.clone(), json.as_bytes(), &opts).unwrap();
     }
 }
+
+/// The message an `Any` is read into is reused from one `Any` to the next
+/// (in fresh decodes too): nothing of one may reach the next, however they
+/// nest.
+#[test]
+fn nothing_of_one_any_reaches_the_next() {
+    protojsonx_robustness::register_all();
+    let url = "type.googleapis.com/protobuf_test_messages.proto3.TestAllTypesProto3";
+    let full = format!(
+        r#"{{"@type":"{url}","optionalString":"s","repeatedInt32":[1,2],"mapStringString":{{"k":"v"}},
+        "optionalAny":{{"@type":"{url}","optionalInt32":7}}}}"#
+    );
+    let sparse = format!(r#"{{"@type":"{url}","optionalInt64":"3"}}"#);
+    let empty = format!(r#"{{"@type":"{url}"}}"#);
+    let list = format!(r#"{{"repeatedAny":[{full},{sparse},{full},{empty}]}}"#);
+    let msg = TestAllTypesProto3::from_json(&list).unwrap();
+    let alone = |json: &str| prost_types::Any::from_json(json).unwrap();
+    assert_eq!(
+        msg.repeated_any,
+        [alone(&full), alone(&sparse), alone(&full), alone(&empty)]
+    );
+    assert_eq!(msg.to_json().unwrap(), list.replace(['\n', ' '], ""));
+}

@@ -15,7 +15,7 @@
 
 use std::any::TypeId;
 use std::borrow::Cow;
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 
 use prost::Message;
 use prost_types::Any;
@@ -254,22 +254,68 @@ pub(crate) fn write_packed<M: ProtoJson + Message + Default + 'static>(
 
 /// Reads an `Any` object holding an `M` (its `@type` found already) and
 /// stores `M`'s binary encoding in `value`, replacing what it held (its
-/// memory is reused). `start` is the object's offset.
+/// memory is reused). `start` is the object's offset. The `M` it is read
+/// into is this thread's [scratch](Scratch) one, read into as a reused message is.
 pub(crate) fn read_packed<M: ProtoJson + Message + Default + 'static>(
     d: &mut Decoder<'_>,
     start: usize,
     value: &mut Vec<u8>,
 ) -> Result<(), Error> {
-    let mut msg = M::default();
+    let mut msg = Scratch::take::<M>();
     value.clear();
-    if !M::SPECIAL_JSON {
-        d.read_any_body(&mut msg)?;
-        return encode_packed(&msg, value);
+    d.replacing_within(|d| {
+        if !M::SPECIAL_JSON {
+            return d.read_any_body(&mut *msg);
+        }
+        // Like Go, tolerate an Empty without "value", as some runtimes write it.
+        let needs_value = TypeId::of::<M>() != TypeId::of::<()>();
+        read_value_member(d, start, needs_value, |d| msg.read_json(d))
+    })?;
+    encode_packed(&*msg, value)?;
+    Scratch::give_back(msg, value.len());
+    Ok(())
+}
+
+/// A message of each type read from an `Any` on this thread, kept to be
+/// read into again (as `decode_into` reads into a message), so that the
+/// memory of its strings and lists is reused from one `Any` to the next,
+/// in fresh decodes too. One is kept per type, of at most
+/// [`KEPT_TYPES`](Scratch::KEPT_TYPES) types, and only after holding at
+/// most [`KEPT_BYTES`](Scratch::KEPT_BYTES) of binary encoding, which
+/// bounds the memory kept.
+struct Scratch;
+
+thread_local! {
+    static SCRATCH: RefCell<Vec<(TypeId, Box<dyn std::any::Any>)>> = const { RefCell::new(Vec::new()) };
+}
+
+impl Scratch {
+    const KEPT_TYPES: usize = 16;
+    const KEPT_BYTES: usize = 4096;
+
+    /// This thread's kept `M`, or a new one (an `Any` in an `Any` of the
+    /// same type takes a new one).
+    fn take<M: Default + 'static>() -> Box<M> {
+        let kept = SCRATCH.with_borrow_mut(|kept| {
+            let at = kept.iter().position(|(id, _)| *id == TypeId::of::<M>())?;
+            Some(kept.swap_remove(at).1)
+        });
+        kept.and_then(|msg| msg.downcast().ok()).unwrap_or_default()
     }
-    // Like Go, tolerate an Empty without "value", as some runtimes write it.
-    let needs_value = TypeId::of::<M>() != TypeId::of::<()>();
-    read_value_member(d, start, needs_value, |d| msg.read_json(d))?;
-    encode_packed(&msg, value)
+
+    /// Keeps `msg`, whose encoding took `len` bytes, unless it is large or
+    /// a message of its type or of too many others is kept already.
+    fn give_back<M: 'static>(msg: Box<M>, len: usize) {
+        if len > Self::KEPT_BYTES {
+            return;
+        }
+        SCRATCH.with_borrow_mut(|kept| {
+            let id = TypeId::of::<M>();
+            if kept.len() < Self::KEPT_TYPES && kept.iter().all(|(kept, _)| *kept != id) {
+                kept.push((id, msg));
+            }
+        });
+    }
 }
 
 /// Reads the object of an `Any` that packs a well-known type (its `@type`
@@ -356,7 +402,7 @@ mod tests {
         }
 
         fn read_json(&mut self, d: &mut Decoder<'_>) -> Result<(), Error> {
-            d.read_fields(
+            let seen = d.read_fields(
                 &[
                     (b"\"x\":", b"\"x\":"),
                     (b"\"any\":", b"\"any\":"),
@@ -387,6 +433,12 @@ mod tests {
                     Ok(())
                 },
             )?;
+            if d.replaces() {
+                seen.reset(0, &mut self.x);
+                seen.reset(1, &mut self.any);
+                seen.reset(2, &mut self.when);
+                seen.reset(3, &mut self.child);
+            }
             Ok(())
         }
     }
