@@ -871,18 +871,33 @@ impl<'a> Decoder<'a> {
     }
 
     /// Reads a map; `read` reads a value into its place, reporting whether
-    /// it set one (an unknown enum name skipped does not).
+    /// it set one (an unknown enum name skipped does not). An entry whose
+    /// key the map holds already is replaced, when merging too (as in
+    /// protobuf's merge); when values replace, the map holds the object's
+    /// entries only at the end.
     fn map_of<K: MapKey, V: Default>(
         &mut self,
         map: &mut impl JsonMap<K, V>,
-        mut read: impl FnMut(&mut Self, &mut V) -> Result<bool, Error>,
+        read: impl FnMut(&mut Self, &mut V) -> Result<bool, Error>,
     ) -> Result<(), Error> {
         if self.replacing && map.entries() > REUSED_ENTRIES {
             map.reset();
         }
-        if self.replacing && map.entries() > 0 {
-            return self.map_reusing(map, read);
+        match map.entries() {
+            0 => self.map_fresh(map, read),
+            1..=REUSED_ENTRIES => self.map_reusing(map, read),
+            _ => self.map_merging_large(map, read),
         }
+    }
+
+    /// [`map_of`](Self::map_of) into an empty map: every entry is new, and
+    /// a key met twice is found by inserting it.
+    #[inline]
+    fn map_fresh<K: MapKey, V: Default>(
+        &mut self,
+        map: &mut impl JsonMap<K, V>,
+        mut read: impl FnMut(&mut Self, &mut V) -> Result<bool, Error>,
+    ) -> Result<(), Error> {
         self.read_map_entries(|d, key, start| {
             let parsed = K::parse_key(key).map_err(|m| d.invalid_at(start, m))?;
             let mut value = V::default();
@@ -893,11 +908,27 @@ impl<'a> Decoder<'a> {
         })
     }
 
-    /// [`map_of`](Self::map_of) when values replace and the map holds
-    /// entries: a key it holds is read into its value, a new one inserted,
-    /// and the entries whose key the object left out are removed at the
-    /// end. Errors are those of a fresh decode: a key met twice in the
-    /// object is told from one the map held by the keys read so far.
+    /// [`map_of`](Self::map_of) merging into a map of many entries: the
+    /// object's entries are read into a map of their own, then replace or
+    /// join those of `map`.
+    #[inline(never)]
+    fn map_merging_large<K: MapKey, V: Default, M: JsonMap<K, V>>(
+        &mut self,
+        map: &mut M,
+        read: impl FnMut(&mut Self, &mut V) -> Result<bool, Error>,
+    ) -> Result<(), Error> {
+        let mut entries = M::default();
+        self.map_fresh(&mut entries, read)?;
+        map.extend_from(entries);
+        Ok(())
+    }
+
+    /// [`map_of`](Self::map_of) into a map of a few entries: a key it
+    /// holds is read into its value (as a value that replaces, reusing its
+    /// memory), a new one inserted; when values replace, the entries whose
+    /// key the object left out are removed at the end. Errors are those of
+    /// a fresh decode: a key met twice in the object is told from one the
+    /// map held by the keys read so far.
     #[inline(never)]
     fn map_reusing<K: MapKey, V: Default>(
         &mut self,
@@ -905,6 +936,7 @@ impl<'a> Decoder<'a> {
         mut read: impl FnMut(&mut Self, &mut V) -> Result<bool, Error>,
     ) -> Result<(), Error> {
         let held = map.entries();
+        let replacing = self.replacing;
         let mut found = 0;
         let mut keys = KeysRead::default();
         self.map_entries_at(|d, key, key_at, start| {
@@ -920,7 +952,7 @@ impl<'a> Decoder<'a> {
                     }
                     return Ok(());
                 };
-                let set = read(d, value)?;
+                let set = d.replacing_within(|d| read(d, value))?;
                 // As a fresh decode: a key met before in the object is an
                 // error if its value is set again, and else keeps it.
                 if keys.holds::<K>(&d.r, fingerprint, lookup) {
@@ -933,14 +965,14 @@ impl<'a> Decoder<'a> {
                 found += 1;
                 if set {
                     keys.push(fingerprint, key_at);
-                } else {
+                } else if replacing {
                     map.remove_key(lookup);
                 }
                 Ok(())
             });
             entry.map_err(|m| d.invalid_at(start, m))?
         })?;
-        if found < held {
+        if replacing && found < held {
             let r = &self.r;
             map.retain_keys(|key| {
                 let lookup = key.borrow();
@@ -1022,10 +1054,11 @@ enum Special {
 /// and medium payloads, no faster on the order batch.
 const SCAN_KEYS: usize = 32;
 
-/// Decoding into a reused message reads the values of the keys a map holds
-/// already into their memory (see `Decoder::map_reusing`) when it holds at
-/// most this many entries; a larger map is emptied first. Telling the keys
-/// apart costs up to this many comparisons of fingerprints per key read.
+/// The values of the keys a map holds already are read into their memory
+/// (see `Decoder::map_reusing`) when it holds at most this many entries; a
+/// larger one is emptied first when values replace, and merged into by
+/// another map of the object's entries otherwise. Telling the keys apart
+/// costs up to this many comparisons of fingerprints per key read.
 const REUSED_ENTRIES: usize = 64;
 
 /// The keys of a map's object read so far, as fingerprint and offset: 16

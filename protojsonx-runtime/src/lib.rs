@@ -184,7 +184,7 @@ pub trait ProtoJson: Default {
         opts.from_slice(json.as_ref())
     }
 
-    /// Merges the fields in `json` into `self`.
+    /// Merges the fields in `json` into `self` (see [`DecodeOptions::merge`]).
     fn merge_json(&mut self, json: impl AsRef<[u8]>) -> Result<(), Error> {
         DecodeOptions::new().merge(self, json.as_ref())
     }

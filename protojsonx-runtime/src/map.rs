@@ -110,7 +110,7 @@ int_map_key!(
 /// The map types prost generates (`HashMap` or `BTreeMap`, as configured).
 /// Part of the contract with generated code. [`Reset`] empties one (a hash
 /// map keeps its table).
-pub trait JsonMap<K: MapKey, V>: Reset {
+pub trait JsonMap<K: MapKey, V>: Reset + Default {
     /// Inserts `key` unless it is present already; reports whether it was inserted.
     fn insert_new(&mut self, key: K, value: V) -> bool;
     /// The number of entries.
@@ -121,9 +121,11 @@ pub trait JsonMap<K: MapKey, V>: Reset {
     fn remove_key(&mut self, key: &K::Lookup);
     /// Keeps only the entries whose key `keep` accepts.
     fn retain_keys(&mut self, keep: impl FnMut(&K) -> bool);
+    /// Inserts the entries of `other`, replacing those of the same keys.
+    fn extend_from(&mut self, other: Self);
 }
 
-impl<K: MapKey + Hash, V, S: BuildHasher> JsonMap<K, V> for HashMap<K, V, S>
+impl<K: MapKey + Hash, V, S: BuildHasher + Default> JsonMap<K, V> for HashMap<K, V, S>
 where
     K::Lookup: Hash + Eq,
 {
@@ -148,6 +150,9 @@ where
     fn retain_keys(&mut self, mut keep: impl FnMut(&K) -> bool) {
         self.retain(|key, _| keep(key));
     }
+    fn extend_from(&mut self, other: Self) {
+        self.extend(other);
+    }
 }
 
 impl<K: MapKey, V> JsonMap<K, V> for BTreeMap<K, V> {
@@ -171,6 +176,9 @@ impl<K: MapKey, V> JsonMap<K, V> for BTreeMap<K, V> {
     }
     fn retain_keys(&mut self, mut keep: impl FnMut(&K) -> bool) {
         self.retain(|key, _| keep(key));
+    }
+    fn extend_from(&mut self, other: Self) {
+        self.extend(other);
     }
 }
 

@@ -351,7 +351,8 @@ impl DecodeOptions {
     }
 
     /// Merges the fields in `json` into `msg`: set fields overwrite, repeated
-    /// fields append, maps insert.
+    /// fields append, map entries are inserted, replacing the entry of a key
+    /// the map holds already (as protobuf's merge does).
     pub fn merge<M: ProtoJson>(&self, msg: &mut M, json: &[u8]) -> Result<(), Error> {
         decode_with(self, json, |d| msg.read_json(d))
     }

@@ -218,6 +218,72 @@ proptest! {
     }
 }
 
+/// `held` merged with the maps of `fresh`, as protobuf merges: each entry
+/// of `fresh` replaces the one of its key, the others stay.
+fn merged_maps(mut held: TestAllTypesProto3, fresh: TestAllTypesProto3) -> TestAllTypesProto3 {
+    held.map_string_string.extend(fresh.map_string_string);
+    held.map_int32_int32.extend(fresh.map_int32_int32);
+    held.map_bool_bool.extend(fresh.map_bool_bool);
+    held.map_string_nested_enum
+        .extend(fresh.map_string_nested_enum);
+    held.map_string_nested_message
+        .extend(fresh.map_string_nested_message);
+    if let Some(fresh) = fresh.optional_struct {
+        let held = held.optional_struct.get_or_insert_default();
+        held.fields.extend(fresh.fields);
+    }
+    held
+}
+
+proptest! {
+    #![proptest_config(config(512))]
+
+    /// Merging into maps that hold some of the input's keys: their entries
+    /// are replaced, the others kept; errors are those of a fresh decode.
+    #[test]
+    fn merging_into_maps_replaces_the_entries_of_the_keys_read(
+        held in picks(true),
+        input in any::<bool>().prop_flat_map(picks),
+        ignore in any::<bool>(),
+    ) {
+        let opts = DecodeOptions::new().ignore_unknown_fields(ignore);
+        let held = held_maps(&held, &DecodeOptions::new().ignore_unknown_fields(true));
+        let json = map_entries(&input);
+        let mut merged = held.clone();
+        let result = opts.merge(&mut merged, json.as_bytes());
+        match TestAllTypesProto3::from_json_with(&json, &opts) {
+            Ok(fresh) => {
+                prop_assert!(result.is_ok(), "{result:?} for {json}");
+                prop_assert_eq!(merged, merged_maps(held, fresh), "{}", json);
+            }
+            Err(e) => prop_assert_eq!(result.map_err(|e| e.to_string()), Err(e.to_string())),
+        }
+    }
+}
+
+/// Merging into maps of more entries than are read into in place (64).
+#[test]
+fn merging_into_large_maps_replaces_the_entries_of_the_keys_read() {
+    let object = |keys: std::ops::Range<u32>, value: &str| {
+        let entries: Vec<String> = keys.map(|k| format!("\"{k}\":\"{value}{k}\"")).collect();
+        format!("{{\"mapStringString\":{{{}}}}}", entries.join(","))
+    };
+    let held = TestAllTypesProto3::from_json(object(0..100, "old")).unwrap();
+    let json = object(90..110, "new");
+    let mut merged = held.clone();
+    merged.merge_json(&json).unwrap();
+    let fresh = TestAllTypesProto3::from_json(&json).unwrap();
+    assert_eq!(merged, merged_maps(held.clone(), fresh));
+    let twice = json.replace("}}", ",\"95\":\"again\"}}");
+    let error = held.clone().merge_json(&twice).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        TestAllTypesProto3::from_json(&twice)
+            .unwrap_err()
+            .to_string()
+    );
+}
+
 /// Maps of more keys than the decoder records on the stack (16), and of
 /// more than it reads into (64: the map is emptied first).
 #[test]
