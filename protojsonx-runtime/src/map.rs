@@ -125,61 +125,43 @@ pub trait JsonMap<K: MapKey, V>: Reset + Default {
     fn extend_from(&mut self, other: Self);
 }
 
-impl<K: MapKey + Hash, V, S: BuildHasher + Default> JsonMap<K, V> for HashMap<K, V, S>
-where
-    K::Lookup: Hash + Eq,
-{
-    fn insert_new(&mut self, key: K, value: V) -> bool {
-        match self.entry(key) {
-            std::collections::hash_map::Entry::Occupied(_) => false,
-            std::collections::hash_map::Entry::Vacant(slot) => {
-                slot.insert(value);
-                true
+/// The methods of [`JsonMap`], alike for both map types: `$entry` is the
+/// module of the map's `Entry`.
+macro_rules! json_map_methods {
+    ($entry:ident) => {
+        fn insert_new(&mut self, key: K, value: V) -> bool {
+            match self.entry(key) {
+                std::collections::$entry::Entry::Occupied(_) => false,
+                std::collections::$entry::Entry::Vacant(slot) => {
+                    slot.insert(value);
+                    true
+                }
             }
         }
-    }
-    fn entries(&self) -> usize {
-        self.len()
-    }
-    fn value_mut(&mut self, key: &K::Lookup) -> Option<&mut V> {
-        self.get_mut(key)
-    }
-    fn remove_key(&mut self, key: &K::Lookup) {
-        self.remove(key);
-    }
-    fn retain_keys(&mut self, mut keep: impl FnMut(&K) -> bool) {
-        self.retain(|key, _| keep(key));
-    }
-    fn extend_from(&mut self, other: Self) {
-        self.extend(other);
-    }
+        fn entries(&self) -> usize {
+            self.len()
+        }
+        fn value_mut(&mut self, key: &K::Lookup) -> Option<&mut V> {
+            self.get_mut(key)
+        }
+        fn remove_key(&mut self, key: &K::Lookup) {
+            self.remove(key);
+        }
+        fn retain_keys(&mut self, mut keep: impl FnMut(&K) -> bool) {
+            self.retain(|key, _| keep(key));
+        }
+        fn extend_from(&mut self, other: Self) {
+            self.extend(other);
+        }
+    };
+}
+
+impl<K: MapKey + Hash, V, S: BuildHasher + Default> JsonMap<K, V> for HashMap<K, V, S> {
+    json_map_methods!(hash_map);
 }
 
 impl<K: MapKey, V> JsonMap<K, V> for BTreeMap<K, V> {
-    fn insert_new(&mut self, key: K, value: V) -> bool {
-        match self.entry(key) {
-            std::collections::btree_map::Entry::Occupied(_) => false,
-            std::collections::btree_map::Entry::Vacant(slot) => {
-                slot.insert(value);
-                true
-            }
-        }
-    }
-    fn entries(&self) -> usize {
-        self.len()
-    }
-    fn value_mut(&mut self, key: &K::Lookup) -> Option<&mut V> {
-        self.get_mut(key)
-    }
-    fn remove_key(&mut self, key: &K::Lookup) {
-        self.remove(key);
-    }
-    fn retain_keys(&mut self, mut keep: impl FnMut(&K) -> bool) {
-        self.retain(|key, _| keep(key));
-    }
-    fn extend_from(&mut self, other: Self) {
-        self.extend(other);
-    }
+    json_map_methods!(btree_map);
 }
 
 /// A map value type: how a value is read into one already there, so that

@@ -296,10 +296,13 @@ impl Scratch {
     /// This thread's kept `M`, or a new one (an `Any` in an `Any` of the
     /// same type takes a new one).
     fn take<M: Default + 'static>() -> Box<M> {
-        let kept = SCRATCH.with_borrow_mut(|kept| {
+        // (No kept message while the thread's locals are being destroyed.)
+        let kept = SCRATCH.try_with(|kept| {
+            let mut kept = kept.borrow_mut();
             let at = kept.iter().position(|(id, _)| *id == TypeId::of::<M>())?;
             Some(kept.swap_remove(at).1)
         });
+        let kept = kept.ok().flatten();
         kept.and_then(|msg| msg.downcast().ok()).unwrap_or_default()
     }
 
@@ -309,7 +312,8 @@ impl Scratch {
         if len > Self::KEPT_BYTES {
             return;
         }
-        SCRATCH.with_borrow_mut(|kept| {
+        let _ = SCRATCH.try_with(|kept| {
+            let mut kept = kept.borrow_mut();
             let id = TypeId::of::<M>();
             if kept.len() < Self::KEPT_TYPES && kept.iter().all(|(kept, _)| *kept != id) {
                 kept.push((id, msg));
