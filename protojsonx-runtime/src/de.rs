@@ -1005,7 +1005,7 @@ impl<'a> Decoder<'a> {
         let mut first = true;
         while self.r.next_member(&mut first)? {
             let key_at = self.r.offset();
-            let key = self.r.key()?;
+            let key = self.r.map_key()?;
             let start = self.r.offset();
             entry(self, &key, key_at, start).map_err(|e| e.in_key(&key))?;
         }

@@ -297,6 +297,20 @@ impl<'a> Reader<'a> {
         .string()
     }
 
+    /// [`key`](Self::key) with a plain ASCII key right at the cursor, colon
+    /// next, taken inline: the keys of maps, which no speculative match reads.
+    #[inline]
+    pub(crate) fn map_key(&mut self) -> Result<Cow<'a, str>, Error> {
+        let at = self.pos;
+        if let Some(plain) = self.plain_string() {
+            if self.eat_here(b':') {
+                return Ok(Cow::Borrowed(plain));
+            }
+            self.pos = at;
+        }
+        self.key()
+    }
+
     /// Reads an object key and the `:` after it, at the start of a member.
     pub(crate) fn key(&mut self) -> Result<Cow<'a, str>, Error> {
         if self.peek() != Peek::String {
@@ -848,6 +862,36 @@ mod tests {
         assert!(r.null());
         assert_eq!(r.next_key(&mut first).unwrap(), None);
         r.finish().unwrap();
+    }
+
+    /// The inline path of `map_key` reads what `key` reads, where it ends.
+    #[test]
+    fn map_keys_are_read_as_keys() {
+        for json in [
+            r#""k":1"#,
+            r#""k" :1"#,
+            r#" "k":1"#,
+            r#""\u006b":1"#,
+            r#""ü":1"#,
+            r#""":1"#,
+            r#""k"1"#,
+            r#""k""#,
+            r#""k"#,
+            r#"k:1"#,
+            "\"k\u{1}\":1",
+        ] {
+            let (mut inline, mut general) =
+                (Reader::new(json.as_bytes()), Reader::new(json.as_bytes()));
+            let read = |r: &mut Reader<'_>, key: Result<Cow<'_, str>, Error>| {
+                (
+                    key.map(Cow::into_owned).map_err(|e| e.to_string()),
+                    r.offset(),
+                )
+            };
+            let a = inline.map_key();
+            let b = general.key();
+            assert_eq!(read(&mut inline, a), read(&mut general, b), "{json}");
+        }
     }
 
     #[test]
