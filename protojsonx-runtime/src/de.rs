@@ -946,8 +946,7 @@ impl<'a> Decoder<'a> {
                     let mut value = V::default();
                     let set = read(d, &mut value)?;
                     if set {
-                        let parsed = K::parse_key(key).map_err(|m| d.invalid_at(start, m))?;
-                        map.insert_new(parsed, value);
+                        map.insert_new(lookup.to_owned(), value);
                         keys.push(fingerprint, key_at);
                     }
                     return Ok(());

@@ -16,7 +16,7 @@ use crate::reset::Reset;
 pub trait MapKey: Ord + Sized + Borrow<Self::Lookup> {
     /// What a key is looked up by in a map without making one (`str` for
     /// a `String`, which would allocate; the key itself otherwise).
-    type Lookup: ?Sized + Ord + Hash;
+    type Lookup: ?Sized + Ord + Hash + ToOwned<Owned = Self>;
     /// Appends the key as a JSON string; only ASCII when `ascii`.
     fn write_key(&self, out: &mut Vec<u8>, ascii: bool);
     /// Parses a key from the (unescaped) text of a JSON object key.
