@@ -120,14 +120,19 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// The length of the line break and indentation at `at` in pretty-printed
-    /// JSON (`\n` then spaces, which are counted sixteen at a time), or 0.
+    /// In pretty-printed JSON, where the next token starts: after a comma
+    /// at the cursor (when `comma_allowed` and there is one), a line break
+    /// and an indentation of spaces; with whether a comma was passed.
+    /// `None` without a line break there.
     #[inline(always)]
-    fn line_break_len(&self, at: usize) -> usize {
+    fn after_line_break(&self, comma_allowed: bool) -> Option<(usize, bool)> {
+        let comma = comma_allowed && self.input.get(self.pos) == Some(&b',');
+        let at = self.pos + usize::from(comma);
         if self.input.get(at) != Some(&b'\n') {
-            return 0;
+            return None;
         }
-        1 + scan::spaces_len(&self.input[at + 1..])
+        let indent = scan::spaces_len(&self.input[at + 1..]);
+        Some((at + 1 + indent, comma))
     }
 
     /// Skips whitespace and classifies the value that starts next.
@@ -224,25 +229,33 @@ impl<'a> Reader<'a> {
     }
 
     /// [`next_member`](Self::next_member) with whitespace, and its errors.
+    /// Pretty-printed JSON (a line break and an indentation before the key
+    /// or the closing brace, after the comma if one is due) is read here;
+    /// anything else by [`next_member_general`](Self::next_member_general),
+    /// kept apart so that this path needs few registers.
     #[inline(never)]
     fn next_member_slow(&mut self, first: &mut bool) -> Result<bool, Error> {
-        // Pretty-printed JSON: a line break and an indentation before the
-        // key or the closing brace, after the comma if one is due.
-        let comma = !*first && self.input.get(self.pos) == Some(&b',');
-        let at = self.pos + usize::from(comma);
-        let next = at + self.line_break_len(at);
-        match self.input.get(next) {
-            Some(b'"') if comma || *first => {
-                *first = false;
-                self.pos = next;
-                return Ok(true);
+        if let Some((next, comma)) = self.after_line_break(!*first) {
+            match self.input.get(next) {
+                Some(b'"') if comma || *first => {
+                    *first = false;
+                    self.pos = next;
+                    return Ok(true);
+                }
+                Some(b'}') if !comma => {
+                    self.pos = next + 1;
+                    return Ok(false);
+                }
+                _ => {}
             }
-            Some(b'}') if !comma => {
-                self.pos = next + 1;
-                return Ok(false);
-            }
-            _ => {}
         }
+        self.next_member_general(first)
+    }
+
+    /// [`next_member`](Self::next_member) with any whitespace, and its errors.
+    #[cold]
+    #[inline(never)]
+    fn next_member_general(&mut self, first: &mut bool) -> Result<bool, Error> {
         if self.eat(b'}') {
             return Ok(false);
         }
@@ -363,26 +376,33 @@ impl<'a> Reader<'a> {
     }
 
     /// [`next_element`](Self::next_element) with whitespace, and its errors.
+    /// Pretty-printed JSON (a line break and an indentation before the
+    /// value or the closing bracket, after the comma if one is due) is read
+    /// here; anything else by [`next_element_general`](Self::next_element_general).
     #[inline(never)]
     fn next_element_slow(&mut self, first: &mut bool) -> Result<bool, Error> {
-        // Pretty-printed JSON: a line break and an indentation before the
-        // value or the closing bracket, after the comma if one is due.
-        let comma = !*first && self.input.get(self.pos) == Some(&b',');
-        let at = self.pos + usize::from(comma);
-        let next = at + self.line_break_len(at);
-        match self.input.get(next) {
-            Some(b']') if !comma => {
-                *first = false;
-                self.pos = next + 1;
-                return Ok(false);
+        if let Some((next, comma)) = self.after_line_break(!*first) {
+            match self.input.get(next) {
+                Some(b']') if !comma => {
+                    *first = false;
+                    self.pos = next + 1;
+                    return Ok(false);
+                }
+                Some(&b) if (comma || *first) && starts_element(b) => {
+                    *first = false;
+                    self.pos = next;
+                    return Ok(true);
+                }
+                _ => {}
             }
-            Some(&b) if (comma || *first) && starts_element(b) => {
-                *first = false;
-                self.pos = next;
-                return Ok(true);
-            }
-            _ => {}
         }
+        self.next_element_general(first)
+    }
+
+    /// [`next_element`](Self::next_element) with any whitespace, and its errors.
+    #[cold]
+    #[inline(never)]
+    fn next_element_general(&mut self, first: &mut bool) -> Result<bool, Error> {
         let was_first = *first;
         *first = false;
         if self.eat(b']') {
@@ -891,6 +911,42 @@ mod tests {
             let a = inline.map_key();
             let b = general.key();
             assert_eq!(read(&mut inline, a), read(&mut general, b), "{json}");
+        }
+    }
+
+    /// The pretty-printed paths of the member and element loops read what
+    /// the general paths read, where they end, on every line break and
+    /// indentation around a key, a value and the closing bracket.
+    #[test]
+    fn line_breaks_are_read_as_whitespace() {
+        let mut gaps = vec![String::new(), " ".into(), "\t".into(), "\r\n ".into()];
+        for spaces in [0, 1, 2, 15, 16, 17, 31, 32, 33, 40] {
+            gaps.push(format!("\n{}", " ".repeat(spaces)));
+            gaps.push(format!("\n{}\t", " ".repeat(spaces)));
+            gaps.push(format!("\n{}\n", " ".repeat(spaces)));
+        }
+        for gap in &gaps {
+            for comma in ["", ","] {
+                for next in ["\"k\":1", "}", "]", "1", "{", "x", ""] {
+                    let json = format!("{comma}{gap}{next}");
+                    for first in [false, true] {
+                        let run = |slow: bool, member: bool| {
+                            let mut r = Reader::new(json.as_bytes());
+                            let mut f = first;
+                            let result = match (member, slow) {
+                                (true, true) => r.next_member_slow(&mut f),
+                                (true, false) => r.next_member_general(&mut f),
+                                (false, true) => r.next_element_slow(&mut f),
+                                (false, false) => r.next_element_general(&mut f),
+                            };
+                            (result.map_err(|e| e.to_string()), r.offset(), f)
+                        };
+                        for member in [true, false] {
+                            assert_eq!(run(true, member), run(false, member), "{json:?} {first}");
+                        }
+                    }
+                }
+            }
         }
     }
 

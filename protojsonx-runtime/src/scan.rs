@@ -94,19 +94,38 @@ pub(crate) fn plain_ascii_prefix(bytes: &[u8]) -> &str {
 /// at a time: the indentation of a line of pretty-printed JSON.
 #[inline(always)]
 pub(crate) fn spaces_len(bytes: &[u8]) -> usize {
-    const SPACES: u128 = u128::from_le_bytes([b' '; 16]);
     let mut i = 0;
     while let Some(chunk) = bytes.get(i..i + 16) {
-        let mut w = [0u8; 16];
-        w.copy_from_slice(chunk);
-        let others = u128::from_le_bytes(w) ^ SPACES;
+        let others = non_spaces(chunk.try_into().expect("16 bytes"));
         if others != 0 {
-            // The lowest non-zero byte is the first that is not a space.
-            return i + others.trailing_zeros() as usize / 8;
+            return i + others.trailing_zeros() as usize;
         }
         i += 16;
     }
     i + bytes[i..].iter().take_while(|&&b| b == b' ').count()
+}
+
+/// One bit per byte of `chunk`, lowest first: set where it is not a space.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn non_spaces(chunk: &[u8; 16]) -> u32 {
+    use std::arch::x86_64::{_mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8};
+    // SAFETY: SSE2 is part of x86_64, and the load reads the 16 bytes of `chunk`.
+    let spaces = unsafe {
+        let v = _mm_loadu_si128(chunk.as_ptr().cast());
+        _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(b' ' as i8)))
+    };
+    !(spaces as u32) & 0xffff
+}
+
+/// One bit per byte of `chunk`, lowest first: set where it is not a space.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn non_spaces(chunk: &[u8; 16]) -> u32 {
+    chunk
+        .iter()
+        .enumerate()
+        .fold(0, |m, (i, &b)| m | (u32::from(b != b' ') << i))
 }
 
 /// The eight bytes of `b` from `at`, as a little-endian word.
