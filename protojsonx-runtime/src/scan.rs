@@ -1,11 +1,13 @@
-//! Word-at-a-time scanning of JSON string bodies (SWAR: SIMD within a register).
+//! Block- and word-at-a-time scanning of JSON string bodies and whitespace.
 //!
 //! Most strings in real payloads are short runs of plain ASCII. Looking at
-//! eight bytes per step for the few bytes that end a plain run (`"`, `\`,
-//! control characters and, when reading, non-ASCII) makes scanning several
-//! times faster than a byte loop, and knowing that a run is ASCII makes UTF-8
-//! validation unnecessary. Words are read with `from_le_bytes`; the one
-//! `unsafe` block turns a prefix proven ASCII into `&str` without a second pass.
+//! sixteen bytes per step (SSE2, part of every x86_64) or eight (SWAR: SIMD
+//! within a register, for short strings and other targets) for the few
+//! bytes that end a plain run (`"`, `\`, control characters and, when
+//! reading, non-ASCII) makes scanning several times faster than a byte loop,
+//! and knowing that a run is ASCII makes UTF-8 validation unnecessary. Words
+//! are read with `from_le_bytes`. `unsafe` is used for the SSE2 intrinsics,
+//! and to turn a prefix proven ASCII into `&str` without a second pass.
 
 /// `0x01` in every byte.
 const ONES: u64 = u64::from_le_bytes([0x01; 8]);
@@ -36,7 +38,7 @@ fn any_special(w: u64) -> u64 {
 /// no `"`, no `\`, no control character (non-ASCII bytes are fine).
 #[inline]
 pub(crate) fn plain_len(bytes: &[u8]) -> usize {
-    prefix_len(bytes, any_special)
+    run_len(bytes, false)
 }
 
 /// Whether `bytes`, at most 16 of them, need no escaping in a JSON string:
@@ -76,11 +78,13 @@ fn short_has_no_flags(bytes: &[u8], flags: impl Fn(u64) -> u64) -> bool {
 /// prefix is valid UTF-8 by construction, so it needs no validation pass.
 #[inline]
 pub(crate) fn plain_ascii_prefix(bytes: &[u8]) -> &str {
-    let len = prefix_len(bytes, |w| any_special(w) | (w & HIGHS));
+    let len = run_len(bytes, true);
     let prefix = &bytes[..len];
     debug_assert!(prefix.is_ascii());
-    // SAFETY: `prefix_len` stops before the first byte from 0x80 up: every
-    // byte is tested in some word (the tail word overlaps tested bytes; an
+    // SAFETY: `run_len` stops before the first byte from 0x80 up. In
+    // 16-byte blocks the sign bit of every byte is a flag of its own (the
+    // last block overlaps tested bytes). Below 16 bytes, in `prefix_len`,
+    // every byte is tested in some word (the tail word overlaps tested bytes; an
     // input of four to seven bytes is tested as two overlapping halves of
     // one word, a shorter one byte by byte in words of spaces), `w & HIGHS`
     // flags each such byte exactly at its position, and the lowest flag
@@ -171,7 +175,72 @@ pub(crate) fn starts_with(hay: &[u8], key: &[u8]) -> bool {
     }
 }
 
-/// The scan behind both functions: whole words while they fit, where the
+/// Length of the plain run that starts `bytes`: before the first `"`, `\`
+/// or control character, or with `ascii` byte from 0x80 up. Sixteen bytes
+/// at a time (SSE2 on x86_64) while they fit, the last sixteen overlapping
+/// bytes already tested; inputs shorter than that go through the word scan.
+#[inline(always)]
+fn run_len(bytes: &[u8], ascii: bool) -> usize {
+    let len = bytes.len();
+    if len < 16 {
+        return prefix_len(bytes, |w| {
+            any_special(w) | if ascii { w & HIGHS } else { 0 }
+        });
+    }
+    let mut i = 0;
+    while let Some(block) = bytes.get(i..i + 16) {
+        let hits = block_flags(block.try_into().expect("16 bytes"), ascii);
+        if hits != 0 {
+            return i + hits.trailing_zeros() as usize;
+        }
+        i += 16;
+    }
+    if i == len {
+        return len;
+    }
+    // The bytes before `i` are plain, so the lowest flag is exact.
+    match block_flags(bytes[len - 16..].try_into().expect("16 bytes"), ascii) {
+        0 => len,
+        hits => len - 16 + hits.trailing_zeros() as usize,
+    }
+}
+
+/// One bit per byte of `block`, lowest first, set at least at its first
+/// byte that ends a plain run (see [`run_len`]), and at none before it.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn block_flags(block: &[u8; 16], ascii: bool) -> u32 {
+    use std::arch::x86_64::{
+        _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128,
+        _mm_set1_epi8,
+    };
+    // SAFETY: SSE2 is part of x86_64, and the load reads the 16 bytes of `block`.
+    unsafe {
+        let v = _mm_loadu_si128(block.as_ptr().cast());
+        let quote = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'"' as i8));
+        let backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8));
+        // Below 0x20: unchanged by an unsigned minimum with 0x1f.
+        let control = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v);
+        let special = _mm_or_si128(_mm_or_si128(quote, backslash), control);
+        let high = if ascii { _mm_movemask_epi8(v) } else { 0 };
+        (_mm_movemask_epi8(special) | high) as u32
+    }
+}
+
+/// One bit per byte of `block`, lowest first, set at least at its first
+/// byte that ends a plain run (see [`run_len`]), and at none before it.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn block_flags(block: &[u8; 16], ascii: bool) -> u32 {
+    let flags = |w| any_special(w) | if ascii { w & HIGHS } else { 0 };
+    match (flags(word(block, 0)), flags(word(block, 8))) {
+        (0, 0) => 0,
+        (0, high) => 1 << (8 + high.trailing_zeros() / 8),
+        (low, _) => 1 << (low.trailing_zeros() / 8),
+    }
+}
+
+/// The word scan, for inputs shorter than a block and short strings: whole words while they fit, where the
 /// lowest flagged byte of the first flagged word is exact (the bit tricks
 /// only err above a true hit). The tail is one more word: the last eight
 /// bytes, overlapping bytes already known to be plain (which raise no flag);
@@ -247,7 +316,7 @@ mod tests {
 
     #[test]
     fn every_byte_at_every_position_of_a_word() {
-        for len in 0..24 {
+        for len in 0..52 {
             for pos in 0..len {
                 for b in 0..=255u8 {
                     let mut bytes = vec![b'a'; len];
