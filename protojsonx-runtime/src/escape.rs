@@ -2,7 +2,7 @@
 //!
 //! The encoder writes every string field, map key and enum name through
 //! [`write_str`], so this is the hot path of encoding: runs of bytes that need
-//! no escaping are found eight bytes at a time ([`scan::plain_len`]) and
+//! no escaping are found sixteen bytes at a time ([`scan::plain_len`]) and
 //! copied with a single `extend_from_slice`; the [`ESCAPE`] table says how to
 //! write the rare byte that needs escaping.
 
