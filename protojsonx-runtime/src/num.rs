@@ -364,7 +364,7 @@ pub(crate) struct Plain {
 /// not start with one (another form, too many digits, or not a number);
 /// the general path then reads or rejects it. What follows the number is
 /// the caller's to check.
-#[inline]
+#[inline(always)]
 pub(crate) fn plain_number(b: &[u8]) -> Option<Plain> {
     let negative = b.first() == Some(&b'-');
     let start = usize::from(negative);
@@ -393,7 +393,10 @@ pub(crate) fn plain_number(b: &[u8]) -> Option<Plain> {
     }
     let count = i - start - usize::from(scale > 0);
     if count > 19 || matches!(b.get(i), Some(b'e' | b'E')) {
-        return None;
+        // Twenty digits, no fraction, no exponent: a uint64 in its top
+        // range (u64::MAX has twenty digits), read again without overflow.
+        let whole = count == 20 && scale == 0 && !matches!(b.get(i), Some(b'e' | b'E'));
+        digits = whole.then(|| twenty_digits(&b[start..i])).flatten()?;
     }
     Some(Plain {
         len: i,
@@ -401,6 +404,14 @@ pub(crate) fn plain_number(b: &[u8]) -> Option<Plain> {
         digits,
         scale: scale as u32,
     })
+}
+
+/// The value of twenty decimal digits, if it fits in a `u64`.
+#[cold]
+fn twenty_digits(digits: &[u8]) -> Option<u64> {
+    let (head, last) = digits.split_at(19);
+    let head = head.iter().fold(0u64, |v, &d| v * 10 + u64::from(d - b'0'));
+    head.checked_mul(10)?.checked_add(u64::from(last[0] - b'0'))
 }
 
 /// Powers of ten exact in an `f64`.
@@ -936,6 +947,15 @@ mod tests {
             plain("9999999999999999999"),
             Some(p(19, false, 9_999_999_999_999_999_999, 0))
         );
+        // Twenty digits when they fit in a `u64`.
+        assert_eq!(
+            plain("18446744073709551615,"),
+            Some(p(20, false, u64::MAX, 0))
+        );
+        assert_eq!(
+            plain("-10000000000000000000"),
+            Some(p(21, true, 10_000_000_000_000_000_000, 0))
+        );
         // Everything else is the general path's.
         for text in [
             "",
@@ -946,7 +966,10 @@ mod tests {
             "1.e5",
             "1e5",
             "1.5E-3",
-            "12345678901234567890",
+            "123456789012345678901",
+            "18446744073709551616",
+            "99999999999999999999",
+            "1234567890123456789.0",
             "0.0000000000000000001",
             "a",
         ] {
@@ -959,7 +982,10 @@ mod tests {
         let mut rng = Rng(0x1234_5678_9abc_def1);
         for _ in 0..200_000 {
             let r = rng.next();
-            let int_digits = 1 + (r % 12) as usize;
+            let int_digits = match r % 16 {
+                12..=14 => 19 + (r >> 32) as usize % 3,
+                k => 1 + k as usize,
+            };
             let frac_digits = ((r >> 8) % 12) as usize;
             let mut text = String::new();
             if r & (1 << 20) != 0 {
@@ -967,6 +993,9 @@ mod tests {
             }
             let mut d = rng.next();
             for k in 0..int_digits {
+                if k % 16 == 15 {
+                    d = rng.next();
+                }
                 let digit = if k == 0 && int_digits > 1 {
                     1 + d % 9
                 } else {
@@ -985,6 +1014,9 @@ mod tests {
             }
             let Some(p) = plain_number(text.as_bytes()) else {
                 assert!(int_digits + frac_digits > 19, "{text}");
+                // Twenty digits with no fraction are plain when they fit in a u64.
+                let whole = frac_digits == 0 && int_digits == 20;
+                assert!(!whole || parse_int::<u64>(&text).is_err(), "{text}");
                 continue;
             };
             assert_eq!(p.len, text.len(), "{text}");
@@ -1004,6 +1036,11 @@ mod tests {
             assert_eq!(
                 plain_int::<u32>(&p),
                 parse_int::<u32>(&text).ok().filter(|_| p.scale == 0),
+                "{text}"
+            );
+            assert_eq!(
+                plain_int::<u64>(&p),
+                parse_int::<u64>(&text).ok().filter(|_| p.scale == 0),
                 "{text}"
             );
         }
