@@ -123,7 +123,8 @@ impl<'a> Reader<'a> {
     /// In pretty-printed JSON, where the next token starts: after a comma
     /// at the cursor (when `comma_allowed` and there is one), a line break
     /// and an indentation of spaces; with whether a comma was passed.
-    /// `None` without a line break there.
+    /// `None` without a line break there, or with the indentation running
+    /// into the input's last sixteen bytes (the general path reads those).
     #[inline(always)]
     fn after_line_break(&self, comma_allowed: bool) -> Option<(usize, bool)> {
         let comma = comma_allowed && self.input.get(self.pos) == Some(&b',');
@@ -131,7 +132,7 @@ impl<'a> Reader<'a> {
         if self.input.get(at) != Some(&b'\n') {
             return None;
         }
-        let indent = scan::spaces_len(&self.input[at + 1..]);
+        let indent = scan::spaces_len(&self.input[at + 1..])?;
         Some((at + 1 + indent, comma))
     }
 

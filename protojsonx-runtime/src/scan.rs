@@ -95,18 +95,20 @@ pub(crate) fn plain_ascii_prefix(bytes: &[u8]) -> &str {
 }
 
 /// Length of the run of spaces that starts `bytes`, counted sixteen bytes
-/// at a time: the indentation of a line of pretty-printed JSON.
+/// at a time: the indentation of a line of pretty-printed JSON. `None` when
+/// the run reaches the last sixteen bytes, which are left to the caller's
+/// general path: no byte loop here, so that the pretty path stays small.
 #[inline(always)]
-pub(crate) fn spaces_len(bytes: &[u8]) -> usize {
+pub(crate) fn spaces_len(bytes: &[u8]) -> Option<usize> {
     let mut i = 0;
     while let Some(chunk) = bytes.get(i..i + 16) {
         let others = non_spaces(chunk.try_into().expect("16 bytes"));
         if others != 0 {
-            return i + others.trailing_zeros() as usize;
+            return Some(i + others.trailing_zeros() as usize);
         }
         i += 16;
     }
-    i + bytes[i..].iter().take_while(|&&b| b == b' ').count()
+    None
 }
 
 /// One bit per byte of `chunk`, lowest first: set where it is not a space.
@@ -359,7 +361,9 @@ mod tests {
                         bytes[pos] = b;
                     }
                     let want = bytes.iter().position(|&b| b != b' ').unwrap_or(len);
-                    assert_eq!(spaces_len(&bytes), want, "{bytes:?}");
+                    // Counted when a whole block ends after the run.
+                    let counted = want / 16 * 16 + 16 <= len;
+                    assert_eq!(spaces_len(&bytes), counted.then_some(want), "{bytes:?}");
                 }
             }
         }
