@@ -147,21 +147,19 @@ fn decode_std(input: &[u8], out: &mut Vec<u8>) -> Option<()> {
     for (group, bytes) in (&mut groups).zip(&mut bytes) {
         let (a, b, c, d) = (sym(group[0]), sym(group[1]), sym(group[2]), sym(group[3]));
         symbols |= a | b | c | d;
-        let n = u32::from(a) << 18 | u32::from(b) << 12 | u32::from(c) << 6 | u32::from(d);
-        bytes.copy_from_slice(&[(n >> 16) as u8, (n >> 8) as u8, n as u8]);
+        bytes.copy_from_slice(&group_bytes(a, b, c, d));
     }
     let tail = bytes.into_remainder();
     match *groups.remainder() {
         [a, b] => {
             let (a, b) = (sym(a), sym(b));
             symbols |= a | b;
-            tail[0] = a << 2 | b >> 4;
+            tail.copy_from_slice(&group_bytes(a, b, 0, 0)[..1]);
         }
         [a, b, c] => {
             let (a, b, c) = (sym(a), sym(b), sym(c));
             symbols |= a | b | c;
-            let n = u32::from(a) << 18 | u32::from(b) << 12 | u32::from(c) << 6;
-            tail.copy_from_slice(&[(n >> 16) as u8, (n >> 8) as u8]);
+            tail.copy_from_slice(&group_bytes(a, b, c, 0)[..2]);
         }
         _ => {}
     }
@@ -170,6 +168,15 @@ fn decode_std(input: &[u8], out: &mut Vec<u8>) -> Option<()> {
         return None;
     }
     Some(())
+}
+
+/// The three bytes a group of four symbols encodes, from the symbols'
+/// 6-bit values; a short last group passes zeros and keeps the first one
+/// or two bytes (their unused low bits are dropped, as decoders may).
+#[inline(always)]
+fn group_bytes(a: u8, b: u8, c: u8, d: u8) -> [u8; 3] {
+    let n = u32::from(a) << 18 | u32::from(b) << 12 | u32::from(c) << 6 | u32::from(d);
+    [(n >> 16) as u8, (n >> 8) as u8, n as u8]
 }
 
 /// [`decode_into`] for every input: either alphabet, and the errors.
@@ -216,8 +223,7 @@ fn decode_general(input: &[u8], out: &mut Vec<u8>) -> Result<(), Base64Error> {
         if (a | b | c | d) & 0xc0 != 0 {
             return Err(invalid(index * 4));
         }
-        let n = u32::from(a) << 18 | u32::from(b) << 12 | u32::from(c) << 6 | u32::from(d);
-        out.extend_from_slice(&[(n >> 16) as u8, (n >> 8) as u8, n as u8]);
+        out.extend_from_slice(&group_bytes(a, b, c, d));
     }
     let tail_start = data.len() - tail_len;
     match *groups.remainder() {
@@ -233,7 +239,7 @@ fn decode_general(input: &[u8], out: &mut Vec<u8>) -> Result<(), Base64Error> {
             if (a | b) & 0xc0 != 0 {
                 return Err(invalid(tail_start));
             }
-            out.push(a << 2 | b >> 4);
+            out.extend_from_slice(&group_bytes(a, b, 0, 0)[..1]);
         }
         [a, b, c] => {
             let (a, b, c) = (
@@ -244,8 +250,7 @@ fn decode_general(input: &[u8], out: &mut Vec<u8>) -> Result<(), Base64Error> {
             if (a | b | c) & 0xc0 != 0 {
                 return Err(invalid(tail_start));
             }
-            let n = u32::from(a) << 18 | u32::from(b) << 12 | u32::from(c) << 6;
-            out.extend_from_slice(&[(n >> 16) as u8, (n >> 8) as u8]);
+            out.extend_from_slice(&group_bytes(a, b, c, 0)[..2]);
         }
         _ => {}
     }

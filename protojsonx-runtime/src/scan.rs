@@ -100,15 +100,24 @@ pub(crate) fn plain_ascii_prefix(bytes: &[u8]) -> &str {
 /// general path: no byte loop here, so that the pretty path stays small.
 #[inline(always)]
 pub(crate) fn spaces_len(bytes: &[u8]) -> Option<usize> {
+    first_flag_in_blocks(bytes, non_spaces).ok()
+}
+
+/// The scan of whole 16-byte blocks behind [`spaces_len`] and [`run_len`]:
+/// `Ok` with the index of the first byte `flags` marks (one bit per byte of
+/// a block, lowest first, none before the first true hit), or `Err` with
+/// the length scanned, where fewer than 16 bytes are left.
+#[inline(always)]
+fn first_flag_in_blocks(bytes: &[u8], flags: impl Fn(&[u8; 16]) -> u32) -> Result<usize, usize> {
     let mut i = 0;
-    while let Some(chunk) = bytes.get(i..i + 16) {
-        let others = non_spaces(chunk.try_into().expect("16 bytes"));
-        if others != 0 {
-            return Some(i + others.trailing_zeros() as usize);
+    while let Some(block) = bytes.get(i..i + 16) {
+        let hits = flags(block.try_into().expect("16 bytes"));
+        if hits != 0 {
+            return Ok(i + hits.trailing_zeros() as usize);
         }
         i += 16;
     }
-    None
+    Err(i)
 }
 
 /// One bit per byte of `chunk`, lowest first: set where it is not a space.
@@ -189,18 +198,13 @@ fn run_len(bytes: &[u8], ascii: bool) -> usize {
             any_special(w) | if ascii { w & HIGHS } else { 0 }
         });
     }
-    let mut i = 0;
-    while let Some(block) = bytes.get(i..i + 16) {
-        let hits = block_flags(block.try_into().expect("16 bytes"), ascii);
-        if hits != 0 {
-            return i + hits.trailing_zeros() as usize;
-        }
-        i += 16;
+    match first_flag_in_blocks(bytes, |block| block_flags(block, ascii)) {
+        Ok(at) => return at,
+        Err(scanned) if scanned == len => return len,
+        Err(_) => {}
     }
-    if i == len {
-        return len;
-    }
-    // The bytes before `i` are plain, so the lowest flag is exact.
+    // The bytes scanned are plain, so the lowest flag of the last block
+    // (which overlaps them) is exact.
     match block_flags(bytes[len - 16..].try_into().expect("16 bytes"), ascii) {
         0 => len,
         hits => len - 16 + hits.trailing_zeros() as usize,
@@ -242,9 +246,9 @@ fn block_flags(block: &[u8; 16], ascii: bool) -> u32 {
     }
 }
 
-/// The word scan, for inputs shorter than a block and short strings: whole words while they fit, where the
-/// lowest flagged byte of the first flagged word is exact (the bit tricks
-/// only err above a true hit). The tail is one more word: the last eight
+/// The word scan, for inputs shorter than a block and for short strings:
+/// whole words while they fit, where the lowest flagged byte of the first
+/// flagged word is exact (the bit tricks only err above a true hit). The tail is one more word: the last eight
 /// bytes, overlapping bytes already known to be plain (which raise no flag);
 /// inputs shorter than a word are tested as two overlapping halves, or a
 /// byte at a time below four bytes.
