@@ -111,6 +111,15 @@ int_map_key!(
 /// Part of the contract with generated code. [`Reset`] empties one (a hash
 /// map keeps its table).
 pub trait JsonMap<K: MapKey, V>: Reset + Default {
+    /// Whether [`iter_entries`](Self::iter_entries) visits keys in the
+    /// order ProtoJSON output lists them (a `BTreeMap`), so that the
+    /// encoder need not sort them.
+    const IN_KEY_ORDER: bool;
+    /// Every entry, in the map's own order.
+    fn iter_entries<'m>(&'m self) -> impl ExactSizeIterator<Item = (&'m K, &'m V)>
+    where
+        K: 'm,
+        V: 'm;
     /// Inserts `key` unless it is present already; reports whether it was inserted.
     fn insert_new(&mut self, key: K, value: V) -> bool;
     /// The number of entries.
@@ -138,6 +147,13 @@ macro_rules! json_map_methods {
                 }
             }
         }
+        fn iter_entries<'m>(&'m self) -> impl ExactSizeIterator<Item = (&'m K, &'m V)>
+        where
+            K: 'm,
+            V: 'm,
+        {
+            self.iter()
+        }
         fn entries(&self) -> usize {
             self.len()
         }
@@ -157,10 +173,13 @@ macro_rules! json_map_methods {
 }
 
 impl<K: MapKey + Hash, V, S: BuildHasher + Default> JsonMap<K, V> for HashMap<K, V, S> {
+    const IN_KEY_ORDER: bool = false;
     json_map_methods!(hash_map);
 }
 
 impl<K: MapKey, V> JsonMap<K, V> for BTreeMap<K, V> {
+    // `MapKey`'s order is the keys' `Ord`, the order a `BTreeMap` keeps.
+    const IN_KEY_ORDER: bool = true;
     json_map_methods!(btree_map);
 }
 

@@ -653,6 +653,28 @@ impl<'a> Reader<'a> {
     /// Consumes `null` if it is the next value; reports whether it was.
     #[inline]
     pub(crate) fn null(&mut self) -> bool {
+        // Most values start right here, or after the one space of pretty
+        // output's `": "`, and are not `null`: a byte or two tells.
+        match self.input.get(self.pos) {
+            Some(b'n') => self.eat_bytes(b"null"),
+            Some(b' ') => match self.input.get(self.pos + 1) {
+                Some(b'n') => {
+                    self.pos += 1;
+                    self.eat_bytes(b"null")
+                }
+                Some(&b) if b <= b' ' => self.null_after_whitespace(),
+                _ => {
+                    self.pos += 1;
+                    false
+                }
+            },
+            Some(&b) if b < b' ' => self.null_after_whitespace(),
+            _ => false,
+        }
+    }
+
+    /// [`null`](Self::null) where whitespace other than one space comes first.
+    fn null_after_whitespace(&mut self) -> bool {
         self.skip_whitespace();
         self.eat_bytes(b"null")
     }
@@ -912,6 +934,30 @@ mod tests {
             let a = inline.map_key();
             let b = general.key();
             assert_eq!(read(&mut inline, a), read(&mut general, b), "{json}");
+        }
+    }
+
+    /// `null` is found, and the reader left where the general path (skip
+    /// whitespace, then match `null`) leaves it, after any gap.
+    #[test]
+    fn null_after_any_gap() {
+        let gaps = ["", " ", "  ", "\t", "\n", " \n", " \t ", "\r\n  ", "\n\n "];
+        for gap in gaps {
+            for next in ["null", "null,", "nul", "nx", "1", "\"s\"", "n", ""] {
+                let json = format!("{gap}{next}");
+                let mut fast = Reader::new(json.as_bytes());
+                let mut general = Reader::new(json.as_bytes());
+                general.skip_whitespace();
+                let expected = general.eat_bytes(b"null");
+                assert_eq!(fast.null(), expected, "{json:?}");
+                if expected {
+                    assert_eq!(fast.pos, general.pos, "{json:?}");
+                } else {
+                    // Not null: whitespace may or may not be skipped yet.
+                    fast.skip_whitespace();
+                    assert_eq!(fast.pos, general.pos, "{json:?}");
+                }
+            }
         }
     }
 

@@ -7,7 +7,7 @@
 //! Numbers and short strings are written by [`digits`] and [`escape`].
 
 use crate::error::Error;
-use crate::map::MapKey;
+use crate::map::{JsonMap, MapKey};
 use crate::options::EncodeOptions;
 use crate::short::{self, ShortText};
 use crate::wkt::TypeRegistry;
@@ -500,18 +500,20 @@ impl<'a> Encoder<'a> {
         self.colon();
     }
 
-    /// Writes a map field as an object with keys in sorted order, each value through `write`.
-    pub fn map<'m, K, V, I>(&mut self, entries: I, write: impl FnMut(&mut Self, &V))
-    where
-        K: MapKey + 'm,
-        V: 'm,
-        I: IntoIterator<Item = (&'m K, &'m V)>,
-        I::IntoIter: ExactSizeIterator,
-    {
-        let mut entries = entries.into_iter();
+    /// Writes a map field as an object with keys in sorted order, each value
+    /// through `write`: a `BTreeMap` as it iterates, a `HashMap` sorted.
+    pub fn map<K: MapKey, V, M: JsonMap<K, V>>(
+        &mut self,
+        map: &M,
+        write: impl FnMut(&mut Self, &V),
+    ) {
+        let mut entries = map.iter_entries();
         let len = entries.len();
         match entries.next() {
             None => self.out.extend_from_slice(b"{}"),
+            Some(first) if M::IN_KEY_ORDER => {
+                self.map_entries_in_order(std::iter::once(first).chain(entries), write);
+            }
             // Sorted in place on the stack: no allocation for small maps.
             Some(first) if len <= SORT_ON_STACK => {
                 let mut slots = [first; SORT_ON_STACK];
@@ -533,11 +535,20 @@ impl<'a> Encoder<'a> {
     fn map_entries<K: MapKey, V>(
         &mut self,
         entries: &mut [(&K, &V)],
-        mut write: impl FnMut(&mut Self, &V),
+        write: impl FnMut(&mut Self, &V),
     ) {
         entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        self.map_entries_in_order(entries.iter().copied(), write);
+    }
+
+    /// Writes map entries, given in key order, as an object.
+    fn map_entries_in_order<'m, K: MapKey + 'm, V: 'm>(
+        &mut self,
+        entries: impl Iterator<Item = (&'m K, &'m V)>,
+        mut write: impl FnMut(&mut Self, &V),
+    ) {
         let object = self.begin_object();
-        for &mut (key, value) in entries {
+        for (key, value) in entries {
             self.separator();
             self.map_key(key);
             write(self, value);
@@ -622,6 +633,32 @@ mod tests {
         let map: std::collections::HashMap<i32, bool> = [(10, true), (-1, false), (2, true)].into();
         let json = encode(EncodeOptions::new(), |e| e.map(&map, |e, v| e.bool(*v)));
         assert_eq!(json, r#"{"-1":false,"2":true,"10":true}"#);
+    }
+
+    /// A `BTreeMap` is written as it iterates, a `HashMap` sorted: the same
+    /// entries give the same text either way.
+    #[test]
+    fn btree_maps_are_written_as_hash_maps_are() {
+        use std::collections::{BTreeMap, HashMap};
+        fn both<K: MapKey + std::hash::Hash + Clone>(entries: &[K]) {
+            let hash: HashMap<K, u32> = entries.iter().cloned().zip(0..).collect();
+            let btree: BTreeMap<K, u32> = hash.clone().into_iter().collect();
+            let write = |e: &mut Encoder<'_>, v: &u32| e.u32(*v);
+            let from_hash = encode(EncodeOptions::new(), |e| e.map(&hash, write));
+            let from_btree = encode(EncodeOptions::new(), |e| e.map(&btree, write));
+            assert_eq!(from_hash, from_btree);
+        }
+        let words = ["", "b", "a", "ab", "é", "Z", "a\"", "\u{10000}", "aa"].map(String::from);
+        both(&words);
+        both(
+            &(0..40)
+                .map(|i: i64| (i - 20) * 7919 % 1000)
+                .collect::<Vec<_>>(),
+        );
+        both(&[i32::MIN, -1, 0, 1, 9, 10, i32::MAX]);
+        both(&[u64::MAX, 0, 7]);
+        both(&[true, false]);
+        both::<String>(&[]);
     }
 
     /// Pretty output is Python's `MessageToJson(indent=n)`, byte for byte

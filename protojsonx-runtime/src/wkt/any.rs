@@ -229,15 +229,16 @@ pub(crate) fn write_packed<M: ProtoJson + Message + Default + 'static>(
     type_url: &str,
     value: &[u8],
 ) {
-    let msg = match M::decode(value) {
-        Ok(msg) => msg,
-        Err(err) => {
-            let message = format!(
-                "cannot decode the value of the google.protobuf.Any of type {type_url:?}: {err}"
-            );
-            return fail(e, message);
-        }
-    };
+    // Decoded into this thread's scratch `M`, whose memory is reused: a
+    // cleared message merged with `value` is `M::decode(value)`.
+    let mut msg = Scratch::take::<M>();
+    msg.clear();
+    if let Err(err) = msg.merge(value) {
+        let message = format!(
+            "cannot decode the value of the google.protobuf.Any of type {type_url:?}: {err}"
+        );
+        return fail(e, message);
+    }
     let object = e.begin_object();
     e.field(TYPE_KEY, TYPE_KEY);
     e.string(type_url);
@@ -250,6 +251,7 @@ pub(crate) fn write_packed<M: ProtoJson + Message + Default + 'static>(
         e.fail(Error::encode(ErrorKind::Encode, message));
     }
     e.end_object(object);
+    Scratch::give_back(msg, value.len());
 }
 
 /// Reads an `Any` object holding an `M` (its `@type` found already) and
@@ -496,6 +498,44 @@ mod tests {
             &pack("example.com/a/b/any.test.Point", &point(1)),
             r#"{"@type":"example.com/a/b/any.test.Point","x":1}"#,
         );
+    }
+
+    /// The message an `Any` is decoded into to be written is reused from
+    /// one `Any` to the next: nothing of one may show in the next, after a
+    /// value that failed to decode too.
+    #[test]
+    fn written_anys_share_no_state() {
+        register_point();
+        let full = Point {
+            x: 5,
+            when: Some(Timestamp {
+                seconds: 1,
+                nanos: 0,
+            }),
+            child: Some(Box::new(point(2))),
+            ..Point::default()
+        };
+        let full_json = r#"{"@type":"type.googleapis.com/any.test.Point","x":5,"when":"1970-01-01T00:00:01Z","child":{"x":2}}"#;
+        let empty_json = r#"{"@type":"type.googleapis.com/any.test.Point"}"#;
+        for _ in 0..2 {
+            assert_eq!(
+                crate::to_string(&pack(POINT_URL, &full)).unwrap(),
+                full_json
+            );
+            assert_eq!(
+                crate::to_string(&pack(POINT_URL, &point(0))).unwrap(),
+                empty_json
+            );
+            let truncated = Any {
+                type_url: POINT_URL.into(),
+                value: full.encode_to_vec()[..3].to_vec(),
+            };
+            assert!(crate::to_string(&truncated).is_err());
+            assert_eq!(
+                crate::to_string(&pack(POINT_URL, &point(0))).unwrap(),
+                empty_json
+            );
+        }
     }
 
     #[test]
