@@ -435,6 +435,7 @@ impl std::fmt::Debug for Registry {
 /// (`protojsonx-dynamic`), whose writes can fail early. On error (returned
 /// by `write` or recorded in the encoder) `buf` gets its old length back.
 /// Part of the contract with generated code and the transcoder.
+#[inline]
 pub fn encode_with(
     opts: &EncodeOptions,
     buf: &mut Vec<u8>,

@@ -41,7 +41,12 @@ pub struct Mark {
 
 /// Writes ProtoJSON into a byte buffer. Part of the contract with generated code.
 pub struct Encoder<'a> {
-    out: &'a mut Vec<u8>,
+    /// Where the output goes back to when the encoder is dropped.
+    home: &'a mut Vec<u8>,
+    /// The output, taken from `home` and held by value: the encoder's own
+    /// memory, which stores through the buffer's bytes cannot alias, so
+    /// that its length and capacity stay in registers between writes.
+    out: Vec<u8>,
     opts: EncodeOptions,
     /// How keys are written, decided once from the options.
     keys: Keys,
@@ -55,16 +60,24 @@ pub struct Encoder<'a> {
     error: Option<Error>,
 }
 
+impl Drop for Encoder<'_> {
+    fn drop(&mut self) {
+        std::mem::swap(self.home, &mut self.out);
+    }
+}
+
 impl<'a> Encoder<'a> {
-    /// An encoder that appends to `out`.
-    pub(crate) fn new(out: &'a mut Vec<u8>, opts: EncodeOptions) -> Self {
+    /// An encoder that appends to `home` (which holds the output once the
+    /// encoder is dropped).
+    pub(crate) fn new(home: &'a mut Vec<u8>, opts: EncodeOptions) -> Self {
         let keys = match (opts.indent, opts.use_proto_names) {
             (Some(_), _) => Keys::Pretty,
             (None, true) => Keys::Proto,
             (None, false) => Keys::Json,
         };
         Encoder {
-            out,
+            out: std::mem::take(home),
+            home,
             opts,
             keys,
             emit_defaults: opts.emit_default_values || opts.emit_unpopulated,
@@ -103,8 +116,8 @@ impl<'a> Encoder<'a> {
 
     /// Ends encoding: the error recorded, if any.
     #[inline]
-    pub(crate) fn finish(self) -> Result<(), Error> {
-        self.error.map_or(Ok(()), Err)
+    pub(crate) fn finish(mut self) -> Result<(), Error> {
+        self.error.take().map_or(Ok(()), Err)
     }
 
     /// Whether fields without presence are written even at their default
@@ -139,7 +152,7 @@ impl<'a> Encoder<'a> {
     /// Appends the decimal digits of `v`, for texts built from parts.
     #[inline]
     pub(crate) fn decimal(&mut self, v: u64) {
-        digits::write_u64(self.out, v);
+        digits::write_u64(&mut self.out, v);
     }
 
     /// Starts an object. Nothing is written yet: members are written with a
@@ -193,7 +206,7 @@ impl<'a> Encoder<'a> {
     fn new_line(&mut self, comma: bool, spaces: u8) {
         let width = self.depth * usize::from(spaces);
         if width <= ShortText::MAX_SPACES {
-            short::append(self.out, |text| {
+            short::append(&mut self.out, |text| {
                 text.byte_if(b',', comma).byte(b'\n').spaces(width);
             });
         } else {
@@ -235,7 +248,7 @@ impl<'a> Encoder<'a> {
             Keys::Pretty => return self.styled_field(json_key, proto_key),
         };
         if key.len() <= ShortText::MAX_STR {
-            short::append(self.out, |text| {
+            short::append(&mut self.out, |text| {
                 text.bytes(key);
             });
         } else {
@@ -267,12 +280,12 @@ impl<'a> Encoder<'a> {
         let quoted = &key[1..key.len() - 1];
         self.separator();
         if self.opts.ensure_ascii && !quoted.is_ascii() {
-            escape::write_escaped_ascii(self.out, quoted);
+            escape::write_escaped_ascii(&mut self.out, quoted);
             self.colon();
         } else if quoted.len() <= ShortText::MAX_STR {
             // Key, colon and space as one short text: no call to `memcpy`.
             let pretty = self.opts.indent.is_some();
-            short::append(self.out, |text| {
+            short::append(&mut self.out, |text| {
                 text.bytes(quoted).byte(b':').byte_if(b' ', pretty);
             });
         } else {
@@ -311,25 +324,25 @@ impl<'a> Encoder<'a> {
     /// Writes an int32, sint32 or sfixed32 as a JSON number.
     #[inline]
     pub fn i32(&mut self, v: i32) {
-        digits::write_i64(self.out, v.into());
+        digits::write_i64(&mut self.out, v.into());
     }
 
     /// Writes a uint32 or fixed32 as a JSON number.
     #[inline]
     pub fn u32(&mut self, v: u32) {
-        digits::write_u64(self.out, v.into());
+        digits::write_u64(&mut self.out, v.into());
     }
 
     /// Writes an int64, sint64 or sfixed64 as a JSON string.
     #[inline]
     pub fn i64(&mut self, v: i64) {
-        digits::write_quoted_i64(self.out, v);
+        digits::write_quoted_i64(&mut self.out, v);
     }
 
     /// Writes a uint64 or fixed64 as a JSON string.
     #[inline]
     pub fn u64(&mut self, v: u64) {
-        digits::write_quoted_u64(self.out, v);
+        digits::write_quoted_u64(&mut self.out, v);
     }
 
     /// Writes `"` + `text` + `"` for text that needs no escaping.
@@ -344,7 +357,7 @@ impl<'a> Encoder<'a> {
     #[inline]
     pub fn f64(&mut self, v: f64) {
         if v.is_finite() {
-            num::write_f64(self.out, v);
+            num::write_f64(&mut self.out, v);
         } else {
             self.non_finite(v.is_nan(), v.is_sign_negative());
         }
@@ -354,7 +367,7 @@ impl<'a> Encoder<'a> {
     #[inline]
     pub fn f32(&mut self, v: f32) {
         if v.is_finite() {
-            num::write_f32(self.out, v);
+            num::write_f32(&mut self.out, v);
         } else {
             self.non_finite(v.is_nan(), v.is_sign_negative());
         }
@@ -373,9 +386,9 @@ impl<'a> Encoder<'a> {
     #[inline]
     pub fn string(&mut self, v: &str) {
         if self.opts.ensure_ascii {
-            escape::write_str_ascii(self.out, v);
+            escape::write_str_ascii(&mut self.out, v);
         } else {
-            escape::write_str(self.out, v);
+            escape::write_str(&mut self.out, v);
         }
     }
 
@@ -385,14 +398,14 @@ impl<'a> Encoder<'a> {
     /// short ASCII is checked and copied in one step.
     #[inline]
     pub fn utf8_string(&mut self, v: &[u8]) -> Result<(), std::str::Utf8Error> {
-        escape::write_utf8(self.out, v, self.opts.ensure_ascii)
+        escape::write_utf8(&mut self.out, v, self.opts.ensure_ascii)
     }
 
     /// Writes bytes as standard base64 with padding.
     #[inline]
     pub fn bytes(&mut self, v: &[u8]) {
         self.out.push(b'"');
-        base64::encode(v, self.out);
+        base64::encode(v, &mut self.out);
         self.out.push(b'"');
     }
 
@@ -489,7 +502,7 @@ impl<'a> Encoder<'a> {
     /// Writes a map entry's key and its colon, after an [`element`](Self::element).
     #[inline]
     pub fn map_key<K: MapKey>(&mut self, key: &K) {
-        key.write_key(self.out, self.opts.ensure_ascii);
+        key.write_key(&mut self.out, self.opts.ensure_ascii);
         self.colon();
     }
 
@@ -633,6 +646,36 @@ mod tests {
         let map: std::collections::HashMap<i32, bool> = [(10, true), (-1, false), (2, true)].into();
         let json = encode(EncodeOptions::new(), |e| e.map(&map, |e, v| e.bool(*v)));
         assert_eq!(json, r#"{"-1":false,"2":true,"10":true}"#);
+    }
+
+    /// The encoder holds the output by value while it writes; the buffer
+    /// it came from gets it back however encoding ends: done, failed
+    /// (truncated to its old length), or unwound by a panic.
+    #[test]
+    fn the_buffer_gets_its_output_back() {
+        use crate::options::encode_with;
+        let opts = EncodeOptions::new();
+        let mut buf = b"kept:".to_vec();
+        encode_with(&opts, &mut buf, |e| {
+            e.bool(true);
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(buf, b"kept:true");
+        let failed = encode_with(&opts, &mut buf, |e| {
+            e.bool(false);
+            Err(Error::encode(crate::ErrorKind::Encode, "no".into()))
+        });
+        assert!(failed.is_err());
+        assert_eq!(buf, b"kept:true");
+        let unwound = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            encode_with(&opts, &mut buf, |e| {
+                e.bool(false);
+                panic!("a bug in a write");
+            })
+        }));
+        assert!(unwound.is_err());
+        assert_eq!(buf, b"kept:truefalse");
     }
 
     /// A `BTreeMap` is written as it iterates, a `HashMap` sorted: the same
