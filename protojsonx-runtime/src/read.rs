@@ -211,22 +211,22 @@ impl<'a> Reader<'a> {
     #[inline]
     pub(crate) fn next_member(&mut self, first: &mut bool) -> Result<bool, Error> {
         // Compact JSON: `,"` between members, `"` first, `}` at the end.
-        match self.input.get(self.pos) {
+        // Every path gives the new position as a value, stored once below:
+        // the key match that follows reads it from a register, not back
+        // from memory.
+        let (more, pos) = match self.input.get(self.pos) {
             Some(b',') if !*first && self.input.get(self.pos + 1) == Some(&b'"') => {
-                self.pos += 1;
-                return Ok(true);
+                (true, self.pos + 1)
             }
             Some(b'"') if *first => {
                 *first = false;
-                return Ok(true);
+                (true, self.pos)
             }
-            Some(b'}') => {
-                self.pos += 1;
-                return Ok(false);
-            }
-            _ => {}
-        }
-        self.next_member_slow(first)
+            Some(b'}') => (false, self.pos + 1),
+            _ => self.next_member_slow(first)?,
+        };
+        self.pos = pos;
+        Ok(more)
     }
 
     /// [`next_member`](Self::next_member) with whitespace, and its errors.
@@ -235,22 +235,19 @@ impl<'a> Reader<'a> {
     /// anything else by [`next_member_general`](Self::next_member_general),
     /// kept apart so that this path needs few registers.
     #[inline(never)]
-    fn next_member_slow(&mut self, first: &mut bool) -> Result<bool, Error> {
+    fn next_member_slow(&mut self, first: &mut bool) -> Result<(bool, usize), Error> {
         if let Some((next, comma)) = self.after_line_break(!*first) {
             match self.input.get(next) {
                 Some(b'"') if comma || *first => {
                     *first = false;
-                    self.pos = next;
-                    return Ok(true);
+                    return Ok((true, next));
                 }
-                Some(b'}') if !comma => {
-                    self.pos = next + 1;
-                    return Ok(false);
-                }
+                Some(b'}') if !comma => return Ok((false, next + 1)),
                 _ => {}
             }
         }
-        self.next_member_general(first)
+        let more = self.next_member_general(first)?;
+        Ok((more, self.pos))
     }
 
     /// [`next_member`](Self::next_member) with any whitespace, and its errors.
@@ -981,7 +978,10 @@ mod tests {
                             let mut r = Reader::new(json.as_bytes());
                             let mut f = first;
                             let result = match (member, slow) {
-                                (true, true) => r.next_member_slow(&mut f),
+                                (true, true) => r.next_member_slow(&mut f).map(|(more, pos)| {
+                                    r.pos = pos;
+                                    more
+                                }),
                                 (true, false) => r.next_member_general(&mut f),
                                 (false, true) => r.next_element_slow(&mut f),
                                 (false, false) => r.next_element_general(&mut f),
