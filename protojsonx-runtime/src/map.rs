@@ -85,6 +85,11 @@ macro_rules! int_map_key {
                 digits::$write(out, (*self).into());
             }
             fn parse_key(text: &str) -> Result<Self, String> {
+                // Plain digits (the common key) skip the general parser.
+                let plain = num::plain_number(text.as_bytes()).filter(|p| p.len == text.len());
+                if let Some(key) = plain.as_ref().and_then(num::plain_int) {
+                    return Ok(key);
+                }
                 num::parse_int::<$ty>(text).map_err(|e: NumError| {
                     format!("invalid map key for {}: {e}", stringify!($ty))
                 })
@@ -234,6 +239,62 @@ mod tests {
         assert!(i64::parse_key("1.5").is_err());
         assert!(bool::parse_key("True").is_err());
         assert_eq!(bool::parse_key("false"), Ok(false));
+    }
+
+    /// Integer keys in plain digits take a fast path: it must agree with
+    /// the general parser on every form, near every type's limits.
+    #[test]
+    fn plain_integer_keys_parse_as_the_general_parser_does() {
+        fn agree<K: MapKey + PartialEq + std::fmt::Debug + num::Int>(texts: &[String]) {
+            for text in texts {
+                let general = num::parse_int::<K>(text).map_err(|e| e.to_string());
+                let fast = K::parse_key(text).map_err(|_| ());
+                assert_eq!(fast.ok(), general.ok(), "{text:?}");
+            }
+        }
+        let mut texts: Vec<String> = [
+            "",
+            "0",
+            "-0",
+            "00",
+            "01",
+            "-01",
+            "1",
+            "-1",
+            "+1",
+            " 1",
+            "1 ",
+            "1.0",
+            "1.5",
+            "1e2",
+            "1E0",
+            "-",
+            ".5",
+            "1.",
+            "0x10",
+            "2147483647",
+            "2147483648",
+            "-2147483648",
+            "-2147483649",
+            "4294967295",
+            "4294967296",
+            "9223372036854775807",
+            "9223372036854775808",
+            "-9223372036854775808",
+            "-9223372036854775809",
+            "18446744073709551615",
+            "18446744073709551616",
+            "99999999999999999999",
+            "123456789012345678901",
+        ]
+        .map(String::from)
+        .to_vec();
+        texts.extend((0..64).map(|shift| (1u64 << shift).to_string()));
+        texts.extend((0..64).map(|shift| format!("-{}", 1u64 << shift)));
+        agree::<i32>(&texts);
+        agree::<i64>(&texts);
+        agree::<u32>(&texts);
+        agree::<u64>(&texts);
     }
 
     #[test]

@@ -358,6 +358,8 @@ pub fn read_value_member(
 /// Appends the binary encoding of `msg` to `value`, which has room for
 /// any length (a `Vec` grows).
 fn encode_packed<M: Message>(msg: &M, value: &mut Vec<u8>) -> Result<(), Error> {
+    // Room for it all at once, rather than growing field by field.
+    value.reserve(msg.encoded_len());
     msg.encode(value).map_err(|e| {
         Error::encode(
             ErrorKind::Encode,
