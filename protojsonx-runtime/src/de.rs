@@ -5,13 +5,14 @@
 //! here. Every method either consumes exactly one JSON value or returns an error.
 
 use std::borrow::Cow;
+use std::io;
 
 use crate::error::{Error, ErrorKind};
 use crate::map::{JsonMap, MapKey, MapValue};
-use crate::num::{self, NumError};
 use crate::options::DecodeOptions;
 use crate::read::{Peek, Reader};
 use crate::reset::{Bytes, EnumField, Reset, reset_unless};
+use crate::text::num::{self, NumError};
 use crate::wkt::TypeRegistry;
 use crate::{JsonEnum, ProtoJson};
 
@@ -671,14 +672,14 @@ impl<'a> Decoder<'a> {
     /// error `out` holds some of them.
     #[inline]
     pub fn read_bytes_append(&mut self, out: &mut Vec<u8>) -> Result<(), Error> {
-        self.read_base64(|text| crate::base64::decode_into(text, out))
+        self.read_base64(|text| crate::text::base64::decode_into(text, out))
     }
 
     /// Reads a base64 string and decodes its text with `decode`.
     #[inline]
     fn read_base64(
         &mut self,
-        decode: impl FnOnce(&[u8]) -> Result<(), crate::base64::Base64Error>,
+        decode: impl FnOnce(&[u8]) -> Result<(), crate::text::base64::Base64Error>,
     ) -> Result<(), Error> {
         let found = self.r.peek();
         if found != Peek::String {
@@ -1184,6 +1185,88 @@ impl Seen {
         *word |= mask;
         new
     }
+}
+
+/// The entry points of decoding.
+impl DecodeOptions {
+    /// Decodes a message from `json`.
+    pub fn from_slice<M: ProtoJson>(&self, json: &[u8]) -> Result<M, Error> {
+        let mut msg = M::default();
+        self.merge(&mut msg, json)?;
+        Ok(msg)
+    }
+
+    /// Decodes a message from `json`.
+    pub fn from_str<M: ProtoJson>(&self, json: &str) -> Result<M, Error> {
+        self.from_slice(json.as_bytes())
+    }
+
+    /// Merges the fields in `json` into `msg`: set fields overwrite, repeated
+    /// fields append, map entries are inserted, replacing the entry of a key
+    /// the map holds already (as protobuf's merge does).
+    pub fn merge<M: ProtoJson>(&self, msg: &mut M, json: &[u8]) -> Result<(), Error> {
+        decode_with(self, json, |d| msg.read_json(d))
+    }
+
+    /// Decodes `json` into `msg`, replacing what it held, reusing the memory
+    /// it owns: afterwards `msg` equals [`from_slice(json)`](Self::from_slice)
+    /// (fields the input leaves out are cleared), but strings and byte
+    /// buffers keep their capacity, repeated messages are decoded into the
+    /// elements already there, and sub-messages are reused in place. Decoding
+    /// a stream of messages of one shape into one `msg` allocates nothing
+    /// once it has grown (map entries excepted). After an error `msg` holds
+    /// some of the input: decode into it again before using it.
+    pub fn decode_into<M: ProtoJson>(&self, msg: &mut M, json: &[u8]) -> Result<(), Error> {
+        let mut decoder = Decoder::replacing(json, *self);
+        msg.read_json(&mut decoder)?;
+        decoder.finish()
+    }
+
+    /// Decodes a message from `reader`, reading it to its end. The decoder
+    /// needs the whole JSON in memory: at most
+    /// [`DEFAULT_MAX_SIZE`](crate::stream::DEFAULT_MAX_SIZE) (64 MiB) is read,
+    /// and a larger input is an [`ErrorKind::SizeLimit`] error; choose the
+    /// limit with [`from_reader_limited`](Self::from_reader_limited). The
+    /// bytes are read into a per-thread buffer reused from call to call.
+    pub fn from_reader<R: io::Read, M: ProtoJson>(&self, reader: R) -> Result<M, Error> {
+        self.from_reader_limited(reader, crate::stream::DEFAULT_MAX_SIZE)
+    }
+
+    /// Decodes a message from `reader`, reading at most `max_size` bytes: a
+    /// larger input is an [`ErrorKind::SizeLimit`] error, found after
+    /// `max_size + 1` bytes are read; a read error is an [`ErrorKind::Io`] error.
+    ///
+    /// ```
+    /// use protojsonx_runtime::{DecodeOptions, ErrorKind};
+    /// use prost_types::Duration;
+    ///
+    /// let opts = DecodeOptions::new();
+    /// let d: Duration = opts.from_reader_limited(&b"\"90s\""[..], 5)?;
+    /// assert_eq!(d.seconds, 90);
+    /// let err = opts.from_reader_limited::<_, Duration>(&b"\"90s\" "[..], 5).unwrap_err();
+    /// assert_eq!((err.kind(), err.offset()), (ErrorKind::SizeLimit, 5));
+    /// # Ok::<(), protojsonx_runtime::Error>(())
+    /// ```
+    pub fn from_reader_limited<R: io::Read, M: ProtoJson>(
+        &self,
+        reader: R,
+        max_size: usize,
+    ) -> Result<M, Error> {
+        crate::stream::single::read_message(self, reader, max_size)
+    }
+}
+
+/// Reads `json` with `read` through a decoder with `opts` (merging), then
+/// checks that only whitespace follows: the one way decoding starts, for
+/// messages and for the dynamic transcoder. Part of the contract.
+pub fn decode_with<'a>(
+    opts: &DecodeOptions,
+    json: &'a [u8],
+    read: impl FnOnce(&mut Decoder<'a>) -> Result<(), Error>,
+) -> Result<(), Error> {
+    let mut decoder = Decoder::new(json, *opts);
+    read(&mut decoder)?;
+    decoder.finish()
 }
 
 #[cfg(test)]

@@ -48,25 +48,20 @@
 // (`wkt::plain`, the generator's code for the plain prost-types messages).
 extern crate self as protojsonx_runtime;
 
-mod base64;
 mod de;
-mod digits;
 mod error;
-mod escape;
 mod map;
-mod num;
 mod options;
 mod read;
 mod reset;
-mod scan;
 mod ser;
 #[cfg(feature = "serde")]
 pub mod serde;
-mod short;
 mod size_hint;
 pub mod stream;
 #[cfg(test)]
 mod test_rng;
+mod text;
 mod wkt;
 
 use std::io;
@@ -91,7 +86,8 @@ pub mod __private {
 
     /// What the dynamic transcoder (`protojsonx-dynamic`) uses besides the
     /// above: entry points, errors, and the `Any` machinery.
-    pub use crate::options::{decode_with, encode_with};
+    pub use crate::de::decode_with;
+    pub use crate::ser::encode_with;
     pub use crate::wkt::any::{
         Probe, probe as probe_any, read_value_member, type_name as any_type_name,
     };

@@ -6,10 +6,10 @@ use std::hash::{BuildHasher, Hash};
 
 use crate::ProtoJson;
 use crate::de::Decoder;
-use crate::digits;
 use crate::error::Error;
-use crate::num::{self, NumError};
 use crate::reset::Reset;
+use crate::text::digits;
+use crate::text::num::{self, NumError};
 
 /// A protobuf map key type. ProtoJSON writes every key as a JSON string:
 /// integers in decimal, bools as `"true"`/`"false"`. Part of the contract with generated code.
@@ -33,9 +33,9 @@ impl MapKey for String {
 
     fn write_key(&self, out: &mut Vec<u8>, ascii: bool) {
         if ascii {
-            crate::escape::write_str_ascii(out, self);
+            crate::text::escape::write_str_ascii(out, self);
         } else {
-            crate::escape::write_str(out, self);
+            crate::text::escape::write_str(out, self);
         }
     }
     fn parse_key(text: &str) -> Result<Self, String> {

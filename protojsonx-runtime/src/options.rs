@@ -1,12 +1,7 @@
-//! Options for encoding and decoding, and the entry points that take them.
+//! Options for encoding and decoding. The entry points that take them are
+//! with the encoder ([`ser`](crate::ser): `to_vec`, `encode_into`, ...) and
+//! the decoder ([`de`](crate::de): `from_slice`, `decode_into`, ...).
 
-use std::io;
-
-use crate::ProtoJson;
-use crate::de::Decoder;
-use crate::error::Error;
-use crate::ser::Encoder;
-use crate::size_hint::SizeHint;
 use crate::wkt::TypeRegistry;
 
 /// How messages are written as ProtoJSON. The default is the spec's default output.
@@ -192,51 +187,6 @@ impl EncodeOptions {
         self.registry = Registry(Some(registry));
         self
     }
-
-    /// Appends the JSON of `msg` to `buf`. Reusing one buffer across calls
-    /// (clearing it in between) makes encoding allocation-free once the buffer has grown.
-    ///
-    /// On error `buf` is restored to its length before the call.
-    pub fn encode_into<M: ProtoJson>(&self, msg: &M, buf: &mut Vec<u8>) -> Result<(), Error> {
-        encode_with(self, buf, |e| {
-            msg.write_json(e);
-            Ok(())
-        })
-    }
-
-    /// Encodes `msg` into a new byte vector, allocated once.
-    ///
-    /// The capacity comes from the size of the last JSON of the same message
-    /// type (see `SizeHint`), so in steady use the vector is allocated once
-    /// and never copied; an outsized guess is given back before returning.
-    pub fn to_vec<M: ProtoJson>(&self, msg: &M) -> Result<Vec<u8>, Error> {
-        let hint = M::size_hint();
-        let capacity = hint.capacity();
-        let mut buf = Vec::with_capacity(capacity);
-        self.encode_into(msg, &mut buf)?;
-        hint.record(buf.len(), capacity);
-        if SizeHint::too_roomy(buf.len(), buf.capacity()) {
-            buf.shrink_to_fit();
-        }
-        Ok(buf)
-    }
-
-    /// Encodes `msg` into a new string.
-    pub fn to_string<M: ProtoJson>(&self, msg: &M) -> Result<String, Error> {
-        let bytes = self.to_vec(msg)?;
-        Ok(String::from_utf8(bytes).expect("the encoder writes only UTF-8"))
-    }
-
-    /// Encodes `msg` and writes it to `writer` with one `write_all`.
-    ///
-    /// The JSON is built in a per-thread buffer that is reused from call to
-    /// call (one over 1 MiB is freed after use), so steady use allocates
-    /// nothing; nothing is written if encoding fails. For many messages to
-    /// one writer, see [`NdjsonWriter`](crate::stream::NdjsonWriter) and
-    /// [`ArrayWriter`](crate::stream::ArrayWriter).
-    pub fn to_writer<W: io::Write, M: ProtoJson>(&self, writer: W, msg: &M) -> Result<(), Error> {
-        crate::stream::single::write_message(self, writer, msg)
-    }
 }
 
 /// How ProtoJSON is read into messages. The default is the spec's default parser.
@@ -337,72 +287,6 @@ impl DecodeOptions {
         self.registry = Registry(Some(registry));
         self
     }
-
-    /// Decodes a message from `json`.
-    pub fn from_slice<M: ProtoJson>(&self, json: &[u8]) -> Result<M, Error> {
-        let mut msg = M::default();
-        self.merge(&mut msg, json)?;
-        Ok(msg)
-    }
-
-    /// Decodes a message from `json`.
-    pub fn from_str<M: ProtoJson>(&self, json: &str) -> Result<M, Error> {
-        self.from_slice(json.as_bytes())
-    }
-
-    /// Merges the fields in `json` into `msg`: set fields overwrite, repeated
-    /// fields append, map entries are inserted, replacing the entry of a key
-    /// the map holds already (as protobuf's merge does).
-    pub fn merge<M: ProtoJson>(&self, msg: &mut M, json: &[u8]) -> Result<(), Error> {
-        decode_with(self, json, |d| msg.read_json(d))
-    }
-
-    /// Decodes `json` into `msg`, replacing what it held, reusing the memory
-    /// it owns: afterwards `msg` equals [`from_slice(json)`](Self::from_slice)
-    /// (fields the input leaves out are cleared), but strings and byte
-    /// buffers keep their capacity, repeated messages are decoded into the
-    /// elements already there, and sub-messages are reused in place. Decoding
-    /// a stream of messages of one shape into one `msg` allocates nothing
-    /// once it has grown (map entries excepted). After an error `msg` holds
-    /// some of the input: decode into it again before using it.
-    pub fn decode_into<M: ProtoJson>(&self, msg: &mut M, json: &[u8]) -> Result<(), Error> {
-        let mut decoder = Decoder::replacing(json, *self);
-        msg.read_json(&mut decoder)?;
-        decoder.finish()
-    }
-
-    /// Decodes a message from `reader`, reading it to its end. The decoder
-    /// needs the whole JSON in memory: at most
-    /// [`DEFAULT_MAX_SIZE`](crate::stream::DEFAULT_MAX_SIZE) (64 MiB) is read,
-    /// and a larger input is an [`ErrorKind::SizeLimit`](crate::ErrorKind::SizeLimit) error; choose the
-    /// limit with [`from_reader_limited`](Self::from_reader_limited). The
-    /// bytes are read into a per-thread buffer reused from call to call.
-    pub fn from_reader<R: io::Read, M: ProtoJson>(&self, reader: R) -> Result<M, Error> {
-        self.from_reader_limited(reader, crate::stream::DEFAULT_MAX_SIZE)
-    }
-
-    /// Decodes a message from `reader`, reading at most `max_size` bytes: a
-    /// larger input is an [`ErrorKind::SizeLimit`](crate::ErrorKind::SizeLimit) error, found after
-    /// `max_size + 1` bytes are read; a read error is an [`ErrorKind::Io`](crate::ErrorKind::Io) error.
-    ///
-    /// ```
-    /// use protojsonx_runtime::{DecodeOptions, ErrorKind};
-    /// use prost_types::Duration;
-    ///
-    /// let opts = DecodeOptions::new();
-    /// let d: Duration = opts.from_reader_limited(&b"\"90s\""[..], 5)?;
-    /// assert_eq!(d.seconds, 90);
-    /// let err = opts.from_reader_limited::<_, Duration>(&b"\"90s\" "[..], 5).unwrap_err();
-    /// assert_eq!((err.kind(), err.offset()), (ErrorKind::SizeLimit, 5));
-    /// # Ok::<(), protojsonx_runtime::Error>(())
-    /// ```
-    pub fn from_reader_limited<R: io::Read, M: ProtoJson>(
-        &self,
-        reader: R,
-        max_size: usize,
-    ) -> Result<M, Error> {
-        crate::stream::single::read_message(self, reader, max_size)
-    }
 }
 
 /// The type registry the options name, if any; options are equal when they
@@ -428,37 +312,4 @@ impl std::fmt::Debug for Registry {
             None => f.write_str("global"),
         }
     }
-}
-
-/// Appends to `buf` what `write` writes through an encoder with `opts`: the
-/// one way encoding starts, for messages and for the dynamic transcoder
-/// (`protojsonx-dynamic`), whose writes can fail early. On error (returned
-/// by `write` or recorded in the encoder) `buf` gets its old length back.
-/// Part of the contract with generated code and the transcoder.
-#[inline]
-pub fn encode_with(
-    opts: &EncodeOptions,
-    buf: &mut Vec<u8>,
-    write: impl FnOnce(&mut Encoder<'_>) -> Result<(), Error>,
-) -> Result<(), Error> {
-    let start = buf.len();
-    let mut encoder = Encoder::new(buf, *opts);
-    let result = write(&mut encoder).and_then(|()| encoder.finish());
-    if result.is_err() {
-        buf.truncate(start);
-    }
-    result
-}
-
-/// Reads `json` with `read` through a decoder with `opts` (merging), then
-/// checks that only whitespace follows: the one way decoding starts, for
-/// messages and for the dynamic transcoder. Part of the contract.
-pub fn decode_with<'a>(
-    opts: &DecodeOptions,
-    json: &'a [u8],
-    read: impl FnOnce(&mut Decoder<'a>) -> Result<(), Error>,
-) -> Result<(), Error> {
-    let mut decoder = Decoder::new(json, *opts);
-    read(&mut decoder)?;
-    decoder.finish()
 }

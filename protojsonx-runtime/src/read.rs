@@ -8,7 +8,7 @@
 use std::borrow::Cow;
 
 use crate::error::{Error, ErrorKind};
-use crate::{num, scan};
+use crate::text::{num, scan};
 
 /// The JSON value that starts at the current position, by its first byte.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

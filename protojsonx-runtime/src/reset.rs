@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use crate::base64::{self, Base64Error};
+use crate::text::base64::{self, Base64Error};
 
 /// A field type that can be reset to its default (what a fresh decode leaves
 /// in a field the input does not set), keeping its allocation where the

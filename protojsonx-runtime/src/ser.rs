@@ -6,12 +6,16 @@
 //! end turns its first comma into the `{` (see [`Encoder::begin_object`]).
 //! Numbers and short strings are written by [`digits`] and [`escape`].
 
+use std::io;
+
 use crate::error::Error;
 use crate::map::{JsonMap, MapKey};
 use crate::options::EncodeOptions;
-use crate::short::{self, ShortText};
+use crate::size_hint::SizeHint;
+use crate::text::short::{self, ShortText};
+use crate::text::{base64, digits, escape, num};
 use crate::wkt::TypeRegistry;
-use crate::{JsonEnum, ProtoJson, base64, digits, escape, num};
+use crate::{JsonEnum, ProtoJson};
 
 /// Maps of up to this many entries are sorted on the stack.
 const SORT_ON_STACK: usize = 16;
@@ -570,6 +574,74 @@ impl<'a> Encoder<'a> {
     }
 }
 
+/// The entry points of encoding.
+impl EncodeOptions {
+    /// Appends the JSON of `msg` to `buf`. Reusing one buffer across calls
+    /// (clearing it in between) makes encoding allocation-free once the buffer has grown.
+    ///
+    /// On error `buf` is restored to its length before the call.
+    pub fn encode_into<M: ProtoJson>(&self, msg: &M, buf: &mut Vec<u8>) -> Result<(), Error> {
+        encode_with(self, buf, |e| {
+            msg.write_json(e);
+            Ok(())
+        })
+    }
+
+    /// Encodes `msg` into a new byte vector, allocated once.
+    ///
+    /// The capacity comes from the size of the last JSON of the same message
+    /// type (see `SizeHint`), so in steady use the vector is allocated once
+    /// and never copied; an outsized guess is given back before returning.
+    pub fn to_vec<M: ProtoJson>(&self, msg: &M) -> Result<Vec<u8>, Error> {
+        let hint = M::size_hint();
+        let capacity = hint.capacity();
+        let mut buf = Vec::with_capacity(capacity);
+        self.encode_into(msg, &mut buf)?;
+        hint.record(buf.len(), capacity);
+        if SizeHint::too_roomy(buf.len(), buf.capacity()) {
+            buf.shrink_to_fit();
+        }
+        Ok(buf)
+    }
+
+    /// Encodes `msg` into a new string.
+    pub fn to_string<M: ProtoJson>(&self, msg: &M) -> Result<String, Error> {
+        let bytes = self.to_vec(msg)?;
+        Ok(String::from_utf8(bytes).expect("the encoder writes only UTF-8"))
+    }
+
+    /// Encodes `msg` and writes it to `writer` with one `write_all`.
+    ///
+    /// The JSON is built in a per-thread buffer that is reused from call to
+    /// call (one over 1 MiB is freed after use), so steady use allocates
+    /// nothing; nothing is written if encoding fails. For many messages to
+    /// one writer, see [`NdjsonWriter`](crate::stream::NdjsonWriter) and
+    /// [`ArrayWriter`](crate::stream::ArrayWriter).
+    pub fn to_writer<W: io::Write, M: ProtoJson>(&self, writer: W, msg: &M) -> Result<(), Error> {
+        crate::stream::single::write_message(self, writer, msg)
+    }
+}
+
+/// Appends to `buf` what `write` writes through an encoder with `opts`: the
+/// one way encoding starts, for messages and for the dynamic transcoder
+/// (`protojsonx-dynamic`), whose writes can fail early. On error (returned
+/// by `write` or recorded in the encoder) `buf` gets its old length back.
+/// Part of the contract with generated code and the transcoder.
+#[inline]
+pub fn encode_with(
+    opts: &EncodeOptions,
+    buf: &mut Vec<u8>,
+    write: impl FnOnce(&mut Encoder<'_>) -> Result<(), Error>,
+) -> Result<(), Error> {
+    let start = buf.len();
+    let mut encoder = Encoder::new(buf, *opts);
+    let result = write(&mut encoder).and_then(|()| encoder.finish());
+    if result.is_err() {
+        buf.truncate(start);
+    }
+    result
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -653,7 +725,6 @@ mod tests {
     /// (truncated to its old length), or unwound by a panic.
     #[test]
     fn the_buffer_gets_its_output_back() {
-        use crate::options::encode_with;
         let opts = EncodeOptions::new();
         let mut buf = b"kept:".to_vec();
         encode_with(&opts, &mut buf, |e| {

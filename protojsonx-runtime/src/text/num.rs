@@ -11,7 +11,7 @@
 
 use core::fmt;
 
-use crate::digits;
+use crate::text::digits;
 
 /// Returns the index of the first byte at or after `i` in `b` that is not an
 /// ASCII digit (or `b.len()`).

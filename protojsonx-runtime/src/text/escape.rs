@@ -6,8 +6,8 @@
 //! copied with a single `extend_from_slice`; the [`ESCAPE`] table says how to
 //! write the rare byte that needs escaping.
 
-use crate::scan;
-use crate::short::{self, ShortText};
+use crate::text::scan;
+use crate::text::short::{self, ShortText};
 
 /// Marker in [`ESCAPE`]: the byte is copied verbatim.
 const __: u8 = 0;

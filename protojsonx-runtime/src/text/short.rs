@@ -7,12 +7,12 @@
 //! and then extends the output's length over what was written. Nothing is
 //! staged on the stack: reading a staged text back in wide loads would stall
 //! on the narrow stores that built it.
-//! [`digits`](crate::digits) builds numbers this way, [`escape`](crate::escape)
+//! [`digits`](crate::text::digits) builds numbers this way, [`escape`](crate::text::escape)
 //! short strings.
 
 use std::mem::MaybeUninit;
 
-use crate::scan;
+use crate::text::scan;
 
 /// Capacity of a [`ShortText`]: a quoted, signed 20-digit integer (23
 /// bytes), written eight digits at a time (so up to 26), fits, and so does

@@ -4,14 +4,14 @@
 //! numbers payloads hold most. Formatting them into a buffer of the text's
 //! exact length and appending that costs a call to `memcpy` per number,
 //! about as much as the formatting. Here they are written in words straight
-//! into the output (see [`short`](crate::short)).
+//! into the output (see [`short`](crate::text::short)).
 //!
 //! [`thousandths`] is the fast path of double and float output: a value
 //! that is a whole number of thousandths is written from that integer,
 //! skipping the general shortest-digits search (`zmij`), whose output it
 //! matches exactly (see its proof and the tests).
 
-use crate::short::{self, ShortText};
+use crate::text::short::{self, ShortText};
 
 /// `'0'` in every byte: added to a word of digit values, gives their text.
 const ZEROS: u64 = u64::from_le_bytes([b'0'; 8]);

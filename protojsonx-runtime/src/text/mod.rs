@@ -1,0 +1,18 @@
+//! The bytes of JSON text: primitives with one job each, below the reader
+//! ([`read`](crate::read)) and the encoder ([`ser`](crate::ser)), which know
+//! nothing of JSON's structure or of messages.
+//!
+//! - [`scan`]: finding the end of plain string runs and indentation, a block
+//!   or a word at a time;
+//! - [`escape`]: strings written as JSON string literals;
+//! - [`short`]: short texts written as words into the output's spare room;
+//! - [`digits`]: integers and everyday doubles written that way;
+//! - [`num`]: numbers read (and floats written) as ProtoJSON has them;
+//! - [`base64`]: bytes fields, both ways.
+
+pub(crate) mod base64;
+pub(crate) mod digits;
+pub(crate) mod escape;
+pub(crate) mod num;
+pub(crate) mod scan;
+pub(crate) mod short;
