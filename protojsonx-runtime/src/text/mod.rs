@@ -1,6 +1,6 @@
-//! The bytes of JSON text: primitives with one job each, below the reader
-//! ([`read`](crate::read)) and the encoder ([`ser`](crate::ser)), which know
-//! nothing of JSON's structure or of messages.
+//! The bytes of JSON text: primitives with one job each that know nothing of
+//! JSON's structure or of messages. The reader ([`read`](crate::read)) and
+//! the encoder ([`ser`](crate::ser)) are built on them.
 //!
 //! - [`scan`]: finding the end of plain string runs and indentation, a block
 //!   or a word at a time;

@@ -403,8 +403,8 @@ pub(crate) fn plain_number(b: &[u8]) -> Option<Plain> {
 
 /// Reads the run of decimal digits at `b[*i..]` into `digits` (wrapping:
 /// the caller rejects runs too long to be exact), moving `i` past it.
-/// Eight bytes are classified at once, so the run's end costs no
-/// per-length branch: SWAR, with the byte loop for the last seven bytes.
+/// Eight bytes are classified at once, so finding the run's end costs no
+/// branch per digit: SWAR, with the byte loop for the last seven bytes.
 /// Runs of one or two digits skip the multiply chain.
 #[inline(always)]
 fn digit_run(b: &[u8], i: &mut usize, digits: &mut u64) {
