@@ -129,10 +129,7 @@ impl<'a> Reader<'a> {
     fn after_line_break(&self, comma_allowed: bool) -> Option<(usize, bool)> {
         let comma = comma_allowed && self.input.get(self.pos) == Some(&b',');
         let at = self.pos + usize::from(comma);
-        if self.input.get(at) != Some(&b'\n') {
-            return None;
-        }
-        let indent = scan::spaces_len(&self.input[at + 1..])?;
+        let indent = scan::line_indent(self.input.get(at..)?)?;
         Some((at + 1 + indent, comma))
     }
 

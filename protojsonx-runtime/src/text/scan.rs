@@ -103,6 +103,23 @@ pub(crate) fn spaces_len(bytes: &[u8]) -> Option<usize> {
     first_flag_in_blocks(bytes, non_spaces).ok()
 }
 
+/// The indentation of the line that `bytes` breaks to: with a line break
+/// first, the length of the run of spaces after it, the break and the
+/// first block of indentation tested in one compare. `None` without a line
+/// break, or when the run reaches the last sixteen bytes, as for
+/// [`spaces_len`].
+#[inline(always)]
+pub(crate) fn line_indent(bytes: &[u8]) -> Option<usize> {
+    let first = bytes.get(..16)?;
+    let hits = not_line_start(first.try_into().expect("16 bytes"));
+    // The first byte that differs; 16 when the whole block is a line start.
+    match (hits | 1 << 16).trailing_zeros() as usize {
+        0 => None,
+        16 => Some(15 + spaces_len(&bytes[16..])?),
+        stop => Some(stop - 1),
+    }
+}
+
 /// The scan of whole 16-byte blocks behind [`spaces_len`] and [`run_len`]:
 /// `Ok` with the index of the first byte `flags` marks (one bit per byte of
 /// a block, lowest first, none before the first true hit), or `Err` with
@@ -131,6 +148,37 @@ fn non_spaces(chunk: &[u8; 16]) -> u32 {
         _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(b' ' as i8)))
     };
     !(spaces as u32) & 0xffff
+}
+
+/// A line break and fifteen spaces: the start of an indented line.
+const LINE_START: [u8; 16] = *b"\n               ";
+
+/// One bit per byte of `chunk`, lowest first: set where it differs from
+/// [`LINE_START`].
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn not_line_start(chunk: &[u8; 16]) -> u32 {
+    use std::arch::x86_64::{_mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8};
+    // SAFETY: SSE2 is part of x86_64; the loads read the 16 bytes of
+    // `chunk` and of `LINE_START`.
+    let same = unsafe {
+        let v = _mm_loadu_si128(chunk.as_ptr().cast());
+        let pattern = _mm_loadu_si128(LINE_START.as_ptr().cast());
+        _mm_movemask_epi8(_mm_cmpeq_epi8(v, pattern))
+    };
+    !(same as u32) & 0xffff
+}
+
+/// One bit per byte of `chunk`, lowest first: set where it differs from
+/// [`LINE_START`].
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn not_line_start(chunk: &[u8; 16]) -> u32 {
+    chunk
+        .iter()
+        .zip(LINE_START)
+        .enumerate()
+        .fold(0, |m, (i, (&b, want))| m | (u32::from(b != want) << i))
 }
 
 /// One bit per byte of `chunk`, lowest first: set where it is not a space.
@@ -368,6 +416,36 @@ mod tests {
                     // Counted when a whole block ends after the run.
                     let counted = want / 16 * 16 + 16 <= len;
                     assert_eq!(spaces_len(&bytes), counted.then_some(want), "{bytes:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn line_indent_agrees_with_the_byte_loop() {
+        for len in 0..50 {
+            for pos in 0..=len {
+                for b in 0..=255u8 {
+                    let mut bytes = vec![b' '; len];
+                    if len > 0 {
+                        bytes[0] = b'\n';
+                    }
+                    if pos < len {
+                        bytes[pos] = b;
+                    }
+                    let want = match bytes.first() {
+                        Some(b'\n') => {
+                            let run = bytes[1..].iter().position(|&b| b != b' ');
+                            run.unwrap_or(len - 1)
+                        }
+                        _ => {
+                            assert_eq!(line_indent(&bytes), None, "{bytes:?}");
+                            continue;
+                        }
+                    };
+                    // Counted when a whole block ends after the run.
+                    let counted = len >= 16 && (want + 1) / 16 * 16 + 16 <= len;
+                    assert_eq!(line_indent(&bytes), counted.then_some(want), "{bytes:?}");
                 }
             }
         }

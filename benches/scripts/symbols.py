@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""Where one benchmark case's instructions go: self instructions per
+operation by function, counted by callgrind.
+
+    benches/scripts/symbols.py PROFILE_BIN CASE [RUNS] [--top N]
+
+PROFILE_BIN is the `profile` binary built with line tables, so that inlined
+code is charged to the function it was inlined into:
+
+    CARGO_PROFILE_RELEASE_DEBUG=line-tables-only \\
+        cargo build --release -p protojsonx-benches --bin profile --target-dir target/prof
+
+CASE is a case name as `profile` takes it (`small/marshal/default/prost`).
+The case runs RUNS times (default 2000) and 0 times under callgrind; the
+difference over RUNS is the cost of one operation, the shared setup taken
+out. Counts are by machine-code symbol of the binary (`nm`), so a function
+is one row whatever was inlined into it; code outside the binary (libc's
+malloc, free, memcpy) is shown under callgrind's own function names.
+Small cases need many runs: the setup's count varies by a few thousand
+instructions between processes (hash seeds), which 20,000 runs make
+negligible.
+"""
+
+import argparse
+import bisect
+import collections
+import subprocess
+import tempfile
+
+
+def callgrind(binary, case, runs, out):
+    subprocess.run(
+        ["valgrind", "--tool=callgrind", "--dump-instr=yes",
+         f"--callgrind-out-file={out}", binary, case, str(runs)],
+        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def self_costs(path):
+    """Self instructions by (object, function name, address)."""
+    costs = collections.Counter()
+    names = {"ob": {}, "fn": {}}
+    current = {"ob": "", "fn": ""}
+    npos = 1
+    last = []
+    skip_call_cost = False
+    for line in open(path):
+        line = line.rstrip("\n")
+        if line.startswith("positions:"):
+            npos = len(line.split()[1:])
+            last = [0] * npos
+            continue
+        key, _, rest = line.partition("=")
+        if key in ("ob", "fn"):
+            # Name compression: "(id) name" defines, "(id)" refers.
+            ident, _, name = rest.partition(" ")
+            if name:
+                names[key][ident] = name
+            current[key] = names[key].get(ident, rest)
+            continue
+        if key in ("cob", "cfn"):
+            ident, _, name = rest.partition(" ")
+            if name:
+                names[key[1:]][ident] = name
+            continue
+        if key == "calls":
+            skip_call_cost = True   # the next cost line is the call's inclusive cost
+            continue
+        if not line or not (line[0].isdigit() or line[0] in "+-*"):
+            continue
+        fields = line.split()
+        for i, field in enumerate(fields[:npos]):
+            if field == "*":
+                continue
+            if field[0] in "+-":
+                last[i] += int(field, 0)
+            else:
+                last[i] = int(field, 0)
+        if skip_call_cost:
+            skip_call_cost = False
+            continue
+        cost = int(fields[npos]) if len(fields) > npos else 0
+        costs[(current["ob"], current["fn"], last[0])] += cost
+    return costs
+
+
+def symbol_table(binary):
+    table = []
+    nm = subprocess.run(["nm", "-C", "-S", "--defined-only", binary],
+                        capture_output=True, text=True, check=True).stdout
+    for line in nm.splitlines():
+        fields = line.split(None, 3)
+        if len(fields) == 4:
+            table.append((int(fields[0], 16), int(fields[1], 16), fields[3]))
+    table.sort()
+    return table
+
+
+def by_symbol(costs, binary, table):
+    starts = [start for start, _, _ in table]
+    totals = collections.Counter()
+    for (obj, fn, addr), cost in costs.items():
+        name = fn
+        if obj.endswith(binary.split("/")[-1]):
+            i = bisect.bisect_right(starts, addr) - 1
+            if i >= 0 and addr < table[i][0] + table[i][1]:
+                name = table[i][2]
+        else:
+            name = f"{fn}  [{obj.split('/')[-1]}]"
+        totals[name] += cost
+    return totals
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("binary")
+    parser.add_argument("case")
+    parser.add_argument("runs", type=int, nargs="?", default=2000)
+    parser.add_argument("--top", type=int, default=25)
+    args = parser.parse_args()
+    table = symbol_table(args.binary)
+    with tempfile.TemporaryDirectory() as tmp:
+        callgrind(args.binary, args.case, args.runs, f"{tmp}/n")
+        callgrind(args.binary, args.case, 0, f"{tmp}/0")
+        loaded = by_symbol(self_costs(f"{tmp}/n"), args.binary, table)
+        setup = by_symbol(self_costs(f"{tmp}/0"), args.binary, table)
+    rows = sorted(((loaded[k] - setup[k]) / args.runs, k) for k in set(loaded) | set(setup))
+    rows.reverse()
+    print(f"{args.case}: {sum(r for r, _ in rows):,.1f} instructions per operation")
+    for per_op, name in rows[: args.top]:
+        if abs(per_op) >= 0.5:
+            print(f"{per_op:12,.1f}  {name[:140]}")
+
+
+if __name__ == "__main__":
+    main()
