@@ -80,7 +80,7 @@ pub fn type_name(type_url: &str) -> Result<&str, String> {
 }
 
 /// Finds the registry entry for `type_url`.
-fn resolve(type_url: &str, registry: Option<&TypeRegistry>) -> Result<Entry, String> {
+fn resolve(type_url: &str, registry: Option<&'static TypeRegistry>) -> Result<Entry, String> {
     let name = type_name(type_url)?;
     registry::lookup(name, registry).ok_or_else(|| {
         let fix = match registry {

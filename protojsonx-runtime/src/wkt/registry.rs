@@ -11,8 +11,10 @@
 //! options may name another per call; the well-known types are always
 //! resolvable without registration.
 
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{LazyLock, PoisonError, RwLock};
 
 use prost::Message;
@@ -22,6 +24,7 @@ use crate::ProtoJson;
 use crate::de::Decoder;
 use crate::error::Error;
 use crate::ser::Encoder;
+use crate::text::scan;
 
 /// What the registry holds for one message type: its `Any` codecs.
 #[derive(Clone, Copy)]
@@ -186,19 +189,80 @@ where
 /// generated `register_protojsonx_types()` registers a package's messages at once.
 pub fn register_with(add: impl FnOnce(&mut TypeRegistry)) {
     // The map is valid even if a thread panicked while holding the lock.
-    add(&mut GLOBAL.write().unwrap_or_else(PoisonError::into_inner));
+    let mut global = GLOBAL.write().unwrap_or_else(PoisonError::into_inner);
+    add(&mut global);
+    // Under the lock, so that a lookup that sees the old generation cannot
+    // have read the new map.
+    GENERATION.fetch_add(1, Ordering::Release);
 }
 
 /// The entry for the message named `full_name`: a well-known type, one in
 /// `registry` (the process-wide one when `None`), or a plain prost-types message.
-pub(crate) fn lookup(full_name: &str, registry: Option<&TypeRegistry>) -> Option<Entry> {
-    let added = |types: &TypeRegistry| types.entries.get(full_name).copied();
+pub(crate) fn lookup(full_name: &str, registry: Option<&'static TypeRegistry>) -> Option<Entry> {
     well_known(full_name)
-        .or_else(|| match registry {
-            Some(types) => added(types),
-            None => added(&GLOBAL.read().unwrap_or_else(PoisonError::into_inner)),
-        })
-        .or_else(|| added(&PLAIN))
+        .or_else(|| added(full_name, registry))
+        .or_else(|| PLAIN.entries.get(full_name).copied())
+}
+
+/// Bumped by every change to the process-wide registry: what tells a
+/// thread's [`LAST`] lookup in it from a stale one.
+static GENERATION: AtomicU64 = AtomicU64::new(0);
+
+/// A type found in a registry by name, remembered by the thread that looked
+/// it up.
+#[derive(Clone, Copy)]
+struct Found {
+    /// The registry's address; 0 for the process-wide one.
+    registry: usize,
+    /// [`GENERATION`] when it was found in the process-wide registry.
+    generation: u64,
+    name: &'static str,
+    entry: Entry,
+}
+
+thread_local! {
+    /// The thread's last type found in a registry. Payloads tend to hold
+    /// `Any`s of one type, so the next lookup is likely the same name, and
+    /// comparing it costs less than hashing it (SipHash) and taking the
+    /// global registry's lock: with one `Any`, `order` encode 12,483 ->
+    /// 12,250 instructions, decode 35,646 -> 35,276.
+    static LAST: Cell<Option<Found>> = const { Cell::new(None) };
+}
+
+/// The type added under `full_name` to `registry` (the process-wide one
+/// when `None`). A registry the options name is `'static`, so it is never
+/// changed or freed and its address identifies it.
+fn added(full_name: &str, registry: Option<&'static TypeRegistry>) -> Option<Entry> {
+    let address = registry.map_or(0, |types| std::ptr::from_ref(types) as usize);
+    let generation = GENERATION.load(Ordering::Acquire);
+    let last = LAST.with(Cell::get);
+    // Names are short: compared a word at a time, not through `memcmp`.
+    let same_name = |name: &str| {
+        name.len() == full_name.len() && scan::starts_with(full_name.as_bytes(), name.as_bytes())
+    };
+    if let Some(last) = last.filter(|last| {
+        last.registry == address && last.generation == generation && same_name(last.name)
+    }) {
+        return Some(last.entry);
+    }
+    let get = |types: &TypeRegistry| {
+        types
+            .entries
+            .get_key_value(full_name)
+            .map(|(&k, &v)| (k, v))
+    };
+    let (name, entry) = match registry {
+        Some(types) => get(types),
+        None => get(&GLOBAL.read().unwrap_or_else(PoisonError::into_inner)),
+    }?;
+    let found = Found {
+        registry: address,
+        generation,
+        name,
+        entry,
+    };
+    LAST.with(|last| last.set(Some(found)));
+    Some(entry)
 }
 
 /// The entries of the well-known types, which are always resolvable. Part
@@ -266,6 +330,48 @@ mod tests {
     }
 
     #[test]
+    fn a_name_registered_again_resolves_to_its_new_type() {
+        use crate::EncodeOptions;
+        // One second, as a Timestamp or as a Duration: the same bytes.
+        let any = prost_types::Any {
+            type_url: "type.googleapis.com/registry.test.Changed".into(),
+            value: prost_types::Duration {
+                seconds: 1,
+                nanos: 0,
+            }
+            .encode_to_vec(),
+        };
+        let value = |opts: EncodeOptions| {
+            let json = opts.to_string(&any).expect("registered");
+            json[json.find("\"value\":").expect("a value")..].to_string()
+        };
+        register::<prost_types::Timestamp>("registry.test.Changed");
+        assert_eq!(
+            value(EncodeOptions::new()),
+            r#""value":"1970-01-01T00:00:01Z"}"#
+        );
+        // Again: the thread's remembered entry.
+        assert_eq!(
+            value(EncodeOptions::new()),
+            r#""value":"1970-01-01T00:00:01Z"}"#
+        );
+        register::<prost_types::Duration>("registry.test.Changed");
+        assert_eq!(
+            value(EncodeOptions::new()),
+            r#""value":"1s"}"#,
+            "a stale entry"
+        );
+        // A registry of its own with the same name is not the global one.
+        let mut own = TypeRegistry::new();
+        own.register::<prost_types::Timestamp>("registry.test.Changed");
+        let own: &'static TypeRegistry = Box::leak(Box::new(own));
+        let with_own = EncodeOptions::new().type_registry(own);
+        assert_eq!(value(with_own), r#""value":"1970-01-01T00:00:01Z"}"#);
+        assert_eq!(value(EncodeOptions::new()), r#""value":"1s"}"#);
+        assert_eq!(value(with_own), r#""value":"1970-01-01T00:00:01Z"}"#);
+    }
+
+    #[test]
     fn registration_is_idempotent() {
         assert!(lookup("registry.test.Point", None).is_none());
         register::<prost_types::Timestamp>("registry.test.Point");
@@ -275,16 +381,17 @@ mod tests {
 
     #[test]
     fn a_registry_of_its_own_replaces_the_global_one() {
-        let mut types = TypeRegistry::new();
-        types.register::<prost_types::Duration>("registry.test.Own");
-        assert!(lookup("registry.test.Own", Some(&types)).is_some());
+        let mut own = TypeRegistry::new();
+        own.register::<prost_types::Duration>("registry.test.Own");
+        let types: &'static TypeRegistry = Box::leak(Box::new(own));
+        assert!(lookup("registry.test.Own", Some(types)).is_some());
         assert!(lookup("registry.test.Own", None).is_none());
         register::<prost_types::Duration>("registry.test.GlobalOnly");
-        assert!(lookup("registry.test.GlobalOnly", Some(&types)).is_none());
+        assert!(lookup("registry.test.GlobalOnly", Some(types)).is_none());
         // prost-types messages resolve everywhere.
-        let empty = TypeRegistry::new();
-        assert!(lookup("google.protobuf.Api", Some(&empty)).is_some());
-        assert!(lookup("google.protobuf.Duration", Some(&empty)).is_some());
+        let empty = Box::leak(Box::new(TypeRegistry::new()));
+        assert!(lookup("google.protobuf.Api", Some(empty)).is_some());
+        assert!(lookup("google.protobuf.Duration", Some(empty)).is_some());
         assert_eq!(format!("{types:?}"), r#"{"registry.test.Own"}"#);
         assert_eq!(
             (
