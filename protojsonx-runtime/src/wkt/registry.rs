@@ -191,8 +191,10 @@ pub fn register_with(add: impl FnOnce(&mut TypeRegistry)) {
     // The map is valid even if a thread panicked while holding the lock.
     let mut global = GLOBAL.write().unwrap_or_else(PoisonError::into_inner);
     add(&mut global);
-    // Under the lock, so that a lookup that sees the old generation cannot
-    // have read the new map.
+    // After the change (and before the lock is released): a lookup reads
+    // the generation before the map, so an entry remembered with a
+    // generation comes from the map as it was then or later, and stays
+    // right until the next bump.
     GENERATION.fetch_add(1, Ordering::Release);
 }
 
