@@ -137,58 +137,51 @@ fn first_flag_in_blocks(bytes: &[u8], flags: impl Fn(&[u8; 16]) -> u32) -> Resul
     Err(i)
 }
 
-/// One bit per byte of `chunk`, lowest first: set where it is not a space.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn non_spaces(chunk: &[u8; 16]) -> u32 {
-    use std::arch::x86_64::{_mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8};
-    // SAFETY: SSE2 is part of x86_64, and the load reads the 16 bytes of `chunk`.
-    let spaces = unsafe {
-        let v = _mm_loadu_si128(chunk.as_ptr().cast());
-        _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(b' ' as i8)))
-    };
-    !(spaces as u32) & 0xffff
-}
+/// Sixteen spaces: a block of indentation.
+const SPACES: [u8; 16] = [b' '; 16];
 
 /// A line break and fifteen spaces: the start of an indented line.
 const LINE_START: [u8; 16] = *b"\n               ";
 
+/// One bit per byte of `chunk`, lowest first: set where it is not a space.
+#[inline(always)]
+fn non_spaces(chunk: &[u8; 16]) -> u32 {
+    differs(chunk, &SPACES)
+}
+
 /// One bit per byte of `chunk`, lowest first: set where it differs from
 /// [`LINE_START`].
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn not_line_start(chunk: &[u8; 16]) -> u32 {
+    differs(chunk, &LINE_START)
+}
+
+/// One bit per byte of `chunk`, lowest first: set where it differs from
+/// the byte of `pattern` at the same place.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn differs(chunk: &[u8; 16], pattern: &[u8; 16]) -> u32 {
     use std::arch::x86_64::{_mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8};
     // SAFETY: SSE2 is part of x86_64; the loads read the 16 bytes of
-    // `chunk` and of `LINE_START`.
+    // `chunk` and of `pattern`.
     let same = unsafe {
         let v = _mm_loadu_si128(chunk.as_ptr().cast());
-        let pattern = _mm_loadu_si128(LINE_START.as_ptr().cast());
-        _mm_movemask_epi8(_mm_cmpeq_epi8(v, pattern))
+        let want = _mm_loadu_si128(pattern.as_ptr().cast());
+        _mm_movemask_epi8(_mm_cmpeq_epi8(v, want))
     };
     !(same as u32) & 0xffff
 }
 
 /// One bit per byte of `chunk`, lowest first: set where it differs from
-/// [`LINE_START`].
+/// the byte of `pattern` at the same place.
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
-fn not_line_start(chunk: &[u8; 16]) -> u32 {
+fn differs(chunk: &[u8; 16], pattern: &[u8; 16]) -> u32 {
     chunk
         .iter()
-        .zip(LINE_START)
+        .zip(pattern)
         .enumerate()
-        .fold(0, |m, (i, (&b, want))| m | (u32::from(b != want) << i))
-}
-
-/// One bit per byte of `chunk`, lowest first: set where it is not a space.
-#[cfg(not(target_arch = "x86_64"))]
-#[inline(always)]
-fn non_spaces(chunk: &[u8; 16]) -> u32 {
-    chunk
-        .iter()
-        .enumerate()
-        .fold(0, |m, (i, &b)| m | (u32::from(b != b' ') << i))
+        .fold(0, |m, (i, (b, want))| m | (u32::from(b != want) << i))
 }
 
 /// The eight bytes of `b` from `at`, as a little-endian word.
