@@ -268,6 +268,23 @@ impl<'a> Reader<'a> {
         Ok(true)
     }
 
+    /// The eight bytes at the cursor as a little-endian word, zeros for
+    /// those past the end of the input: a key's first bytes, compared with
+    /// each field's in turn (see [`scan::key_head`]).
+    #[inline(always)]
+    pub(crate) fn head(&self) -> u64 {
+        match self.input.get(self.pos..self.pos + 8) {
+            Some(bytes) => scan::word(bytes, 0),
+            None => scan::key_head(&self.input[self.pos..]).0,
+        }
+    }
+
+    /// Moves past `n` bytes the caller has matched.
+    #[inline(always)]
+    pub(crate) fn advance(&mut self, n: usize) {
+        self.pos += n;
+    }
+
     /// Consumes `bytes` if the input continues with exactly them, whitespace
     /// not skipped: a literal (`true`, `null`), or a complete key as the
     /// encoder writes it, quotes and colon included (`"userId":`), the fast

@@ -1,9 +1,11 @@
-//! `read_json` bodies: the field keys as the encoder writes them (matched
-//! speculatively in declaration order), a lookup from either spelling of a
-//! key to the field's index, and a `match` on that index with an arm per
-//! field; oneof checks, proto2 `required` fields noted as they are read and
-//! checked at the end, and `null` meaning "not set" except for `Value` and
-//! `NullValue`. Duplicates, unknown keys and error paths are the runtime's.
+//! `read_json` bodies: the field keys as the encoder writes them, a lookup
+//! from either spelling of a key to the field's index, and a pass over the
+//! fields in declaration order (a function inlined by force), each field
+//! asking whether its key is next and reading its value if so, repeated
+//! while keys come out of order; oneof checks, proto2 `required` fields
+//! noted as they are read and checked at the end, and `null` meaning "not
+//! set" except for `Value` and `NullValue`. Duplicates, unknown keys and
+//! error paths are the runtime's (`Decoder::fields`).
 //!
 //! The same body serves merging and `decode_into`, where the input replaces
 //! what the message held: values are read into the memory fields already
@@ -33,39 +35,67 @@ pub fn body(message: &Message) -> TokenStream {
         .iter()
         .filter(|f| matches!(f.shape, Shape::Required(_)))
         .collect();
-    let arms: Vec<_> = message
-        .fields
-        .iter()
-        .enumerate()
-        .map(|(index, field)| {
-            let (kind, mut read) = read_field(message, field);
-            if let Some(slot) = required.iter().position(|r| std::ptr::eq(*r, field)) {
-                let slot = Literal::usize_unsuffixed(slot);
-                read = quote!(required[#slot] = true; #read);
+    let steps = message.fields.iter().enumerate().map(|(index, field)| {
+        let (kind, mut read) = read_field(message, field);
+        if let Some(slot) = required.iter().position(|r| std::ptr::eq(*r, field)) {
+            let slot = Literal::usize_unsuffixed(slot);
+            read = quote!(required[#slot] = true; #read);
+        }
+        let index = Literal::usize_unsuffixed(index);
+        let not_null = not_null(field, kind).map(|c| quote!(&& #c));
+        quote! {
+            if f.is_next(d, #index)? #not_null {
+                #read
             }
-            (index, not_null(field, kind), read)
-        })
-        .collect();
-    let dispatch = dispatch(&arms);
+        }
+    });
+    let (mut params, mut args) = (Vec::new(), Vec::new());
     let oneofs = (!message.oneofs.is_empty()).then(|| {
         let count = Literal::usize_unsuffixed(message.oneofs.len());
+        params.push(quote!(seen_oneofs: &mut [bool; #count]));
+        args.push(quote!(&mut seen_oneofs));
         quote!(let mut seen_oneofs = [false; #count];)
     });
+    if !required.is_empty() {
+        let count = Literal::usize_unsuffixed(required.len());
+        params.push(quote!(required: &mut [bool; #count]));
+        args.push(quote!(&mut required));
+    }
     let (fields_reset, resets) = resets(message);
     let seen = if fields_reset {
         quote!(let seen =)
     } else {
         quote!()
     };
+    let (ty, decoder, fields, error) = (
+        path(&message.rust_path),
+        rt::decoder(),
+        rt::fields(),
+        rt::error(),
+    );
+    // The pass is a function of its own, inlined by force in release builds:
+    // as a closure called by the runtime, a large message's pass was compiled
+    // out of line, where its keys were no longer constants.
     let read_fields = quote! {
-        #seen d.read_fields(
-            &[#(#keys),*],
-            |key| #lookup,
-            |d, field| {
-                #dispatch
-                ::core::result::Result::Ok(())
-            },
-        )?;
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut #ty,
+            f: &mut #fields<'a>,
+            d: &mut #decoder<'a>,
+            #(#params),*
+        ) -> ::core::result::Result<(), #error> {
+            #(#steps)*
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d.fields(&[#(#keys),*], |key| #lookup)?;
+        loop {
+            let read = pass(self, &mut f, d, #(#args),*);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        #seen f.finish(d);
     };
     if required.is_empty() {
         return quote! {
@@ -152,35 +182,10 @@ fn not_null(field: &Field, kind: &Kind) -> Option<TokenStream> {
     }
     let name = ident(&field.rust_name);
     Some(if holds_message(field) {
-        quote!(!d.take_null_for_message(&mut self.#name))
+        quote!(!d.take_null_for_message(&mut m.#name))
     } else {
-        quote!(!d.take_null_for(&mut self.#name))
+        quote!(!d.take_null_for(&mut m.#name))
     })
-}
-
-/// Runs the statements of the field at index `field`: a `match` with an arm
-/// per field, each `(index, not_null, read)`; `_` takes the `null`s. One
-/// field gets an `if` (clippy's `single_match`).
-fn dispatch(arms: &[(usize, Option<TokenStream>, TokenStream)]) -> TokenStream {
-    if let [(_, not_null, read)] = arms {
-        let condition = not_null.as_ref().map(|c| quote!(&& #c));
-        return quote! {
-            if field == 0 #condition {
-                #read
-            }
-        };
-    }
-    let arms = arms.iter().map(|(index, not_null, read)| {
-        let index = Literal::usize_unsuffixed(*index);
-        let guard = not_null.as_ref().map(|c| quote!(if #c));
-        quote!(#index #guard => { #read })
-    });
-    quote! {
-        match field {
-            #(#arms)*
-            _ => {}
-        }
-    }
 }
 
 /// The `match` from a key (either spelling, unquoted) to its field's index.
@@ -219,16 +224,16 @@ fn read_field<'m>(message: &'m Message, field: &'m Field) -> (&'m Kind, TokenStr
             let read = match kind {
                 Kind::Enum { rust_path, .. } => {
                     let ty = path(rust_path);
-                    quote!(d.read_enum_into::<#ty, _>(&mut self.#name)?;)
+                    quote!(d.read_enum_into::<#ty, _>(&mut m.#name)?;)
                 }
-                Kind::Message { .. } => quote!(d.read_message(&mut self.#name)?;),
+                Kind::Message { .. } => quote!(d.read_message(&mut m.#name)?;),
                 Kind::String | Kind::Bytes => {
                     let method = reader_into(kind);
-                    quote!(d.#method(&mut self.#name)?;)
+                    quote!(d.#method(&mut m.#name)?;)
                 }
                 _ => {
                     let value = read_value(kind);
-                    quote!(self.#name = #value?;)
+                    quote!(m.#name = #value?;)
                 }
             };
             (kind, read)
@@ -237,18 +242,18 @@ fn read_field<'m>(message: &'m Message, field: &'m Field) -> (&'m Kind, TokenStr
             let read = match kind {
                 Kind::Enum { rust_path, .. } => {
                     let ty = path(rust_path);
-                    quote!(d.read_enum_into::<#ty, _>(&mut self.#name)?;)
+                    quote!(d.read_enum_into::<#ty, _>(&mut m.#name)?;)
                 }
                 Kind::Message { .. } => quote! {
-                    d.read_message(self.#name.get_or_insert_with(::core::default::Default::default))?;
+                    d.read_message(m.#name.get_or_insert_with(::core::default::Default::default))?;
                 },
                 Kind::String | Kind::Bytes => {
                     let method = reader_into(kind);
-                    quote!(d.#method(self.#name.get_or_insert_with(::core::default::Default::default))?;)
+                    quote!(d.#method(m.#name.get_or_insert_with(::core::default::Default::default))?;)
                 }
                 _ => {
                     let value = read_value(kind);
-                    quote!(self.#name = ::core::option::Option::Some(#value?);)
+                    quote!(m.#name = ::core::option::Option::Some(#value?);)
                 }
             };
             (kind, read)
@@ -257,17 +262,17 @@ fn read_field<'m>(message: &'m Message, field: &'m Field) -> (&'m Kind, TokenStr
             let read = match kind {
                 Kind::Enum { rust_path, .. } => {
                     let ty = path(rust_path);
-                    quote!(d.read_enum_list::<#ty>(&mut self.#name)?;)
+                    quote!(d.read_enum_list::<#ty>(&mut m.#name)?;)
                 }
-                Kind::Message { .. } => quote!(d.read_message_list(&mut self.#name)?;),
+                Kind::Message { .. } => quote!(d.read_message_list(&mut m.#name)?;),
                 Kind::String | Kind::Bytes => {
                     let decoder = rt::decoder();
                     let method = reader_into(kind);
-                    quote!(d.read_list_in_place(&mut self.#name, #decoder::#method)?;)
+                    quote!(d.read_list_in_place(&mut m.#name, #decoder::#method)?;)
                 }
                 _ => {
                     let read = read_fn(kind);
-                    quote!(d.read_list(&mut self.#name, #read)?;)
+                    quote!(d.read_list(&mut m.#name, #read)?;)
                 }
             };
             (kind, read)
@@ -276,9 +281,9 @@ fn read_field<'m>(message: &'m Message, field: &'m Field) -> (&'m Kind, TokenStr
             let read = match kind {
                 Kind::Enum { rust_path, .. } => {
                     let ty = path(rust_path);
-                    quote!(d.read_enum_map::<_, #ty>(&mut self.#name)?;)
+                    quote!(d.read_enum_map::<_, #ty>(&mut m.#name)?;)
                 }
-                _ => quote!(d.read_map(&mut self.#name)?;),
+                _ => quote!(d.read_map(&mut m.#name)?;),
             };
             (kind, read)
         }
@@ -294,9 +299,9 @@ fn read_field<'m>(message: &'m Message, field: &'m Field) -> (&'m Kind, TokenStr
                     let ty = path(rust_path);
                     quote! {
                         if let ::core::option::Option::Some(v) = d.read_enum::<#ty>()? {
-                            self.#field_name = ::core::option::Option::Some(#variant(v));
+                            m.#field_name = ::core::option::Option::Some(#variant(v));
                         } else {
-                            d.unset(&mut self.#field_name);
+                            d.unset(&mut m.#field_name);
                         }
                     }
                 }
@@ -311,16 +316,16 @@ fn read_field<'m>(message: &'m Message, field: &'m Field) -> (&'m Kind, TokenStr
                     };
                     let value = read_value(kind);
                     quote! {
-                        if let ::core::option::Option::Some(#variant(v)) = &mut self.#field_name {
+                        if let ::core::option::Option::Some(#variant(v)) = &mut m.#field_name {
                             #into
                         } else {
-                            self.#field_name = ::core::option::Option::Some(#variant(#value?));
+                            m.#field_name = ::core::option::Option::Some(#variant(#value?));
                         }
                     }
                 }
                 _ => {
                     let value = read_value(kind);
-                    quote!(self.#field_name = ::core::option::Option::Some(#variant(#value?));)
+                    quote!(m.#field_name = ::core::option::Option::Some(#variant(#value?));)
                 }
             };
             let read = quote! {

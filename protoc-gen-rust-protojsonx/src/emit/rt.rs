@@ -25,6 +25,11 @@ pub fn decoder() -> TokenStream {
     quote!(::protojsonx_runtime::__private::Decoder)
 }
 
+/// An object being read by `read_json`, its passes over the fields.
+pub fn fields() -> TokenStream {
+    quote!(::protojsonx_runtime::__private::Fields)
+}
+
 /// Resets a field unless a flag says the input set it (for oneofs, when
 /// the decoder replaces).
 pub fn reset_unless() -> TokenStream {

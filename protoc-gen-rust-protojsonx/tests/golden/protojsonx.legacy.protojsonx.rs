@@ -20,24 +20,35 @@ impl ::protojsonx_runtime::ProtoJson for Child {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut Child,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.name) {
+                d.read_string_into(
+                    m.name.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[(b"\"name\":", b"\"name\":")],
                 |key| match key {
                     b"name" => ::core::option::Option::Some(0),
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    if field == 0 && !d.take_null_for(&mut self.name) {
-                        d.read_string_into(
-                            self
-                                .name
-                                .get_or_insert_with(::core::default::Default::default),
-                        )?;
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.name);
         }
@@ -137,8 +148,89 @@ impl ::protojsonx_runtime::ProtoJson for Legacy {
         let mut seen_oneofs = [false; 1];
         let start = d.offset();
         let mut required = [false; 2];
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut Legacy,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+            seen_oneofs: &mut [bool; 1],
+            required: &mut [bool; 2],
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.opt_int32) {
+                m.opt_int32 = ::core::option::Option::Some(d.read_i32()?);
+            }
+            if f.is_next(d, 1)? && !d.take_null_for(&mut m.opt_string) {
+                d.read_string_into(
+                    m.opt_string.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 2)? && !d.take_null_for(&mut m.opt_enum) {
+                d.read_enum_into::<Closed, _>(&mut m.opt_enum)?;
+            }
+            if f.is_next(d, 3)? && !d.take_null_for(&mut m.opt_bytes) {
+                d.read_bytes_into(
+                    m.opt_bytes.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 4)? && !d.take_null_for(&mut m.req_int64) {
+                required[0] = true;
+                m.req_int64 = d.read_i64()?;
+            }
+            if f.is_next(d, 5)? && !d.take_null_for_message(&mut m.req_child) {
+                required[1] = true;
+                d.read_message(&mut m.req_child)?;
+            }
+            if f.is_next(d, 6)? && !d.take_null_for(&mut m.rep_int32) {
+                d.read_list(
+                    &mut m.rep_int32,
+                    ::protojsonx_runtime::__private::Decoder::read_i32,
+                )?;
+            }
+            if f.is_next(d, 7)? && !d.take_null_for(&mut m.grouped) {
+                d.read_message(
+                    m.grouped.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 8)? && !d.take_null_for(&mut m.item) {
+                d.read_message_list(&mut m.item)?;
+            }
+            if f.is_next(d, 9)? && !d.take_null_for(&mut m.child) {
+                d.read_message(
+                    m.child.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 10)? && !d.take_null_for(&mut m.children) {
+                d.read_map(&mut m.children)?;
+            }
+            if f.is_next(d, 11)? && !d.take_null() {
+                d.mark_oneof(&mut seen_oneofs[0], "choice")?;
+                m.choice = ::core::option::Option::Some(
+                    legacy::Choice::CInt(d.read_i32()?),
+                );
+            }
+            if f.is_next(d, 12)? && !d.take_null() {
+                d.mark_oneof(&mut seen_oneofs[0], "choice")?;
+                if let ::core::option::Option::Some(legacy::Choice::CChild(v)) = &mut m
+                    .choice
+                {
+                    d.read_message(v)?;
+                } else {
+                    m.choice = ::core::option::Option::Some(
+                        legacy::Choice::CChild(d.new_message()?),
+                    );
+                }
+            }
+            if f.is_next(d, 13)? && !d.take_null_for(&mut m.opt_double) {
+                m.opt_double = ::core::option::Option::Some(d.read_f64()?);
+            }
+            if f.is_next(d, 14)? && !d.take_null_for(&mut m.opt_float) {
+                m.opt_float = ::core::option::Option::Some(d.read_f32()?);
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[
                     (b"\"optInt32\":", b"\"opt_int32\":"),
                     (b"\"optString\":", b"\"opt_string\":"),
@@ -174,94 +266,14 @@ impl ::protojsonx_runtime::ProtoJson for Legacy {
                     b"optFloat" | b"opt_float" => ::core::option::Option::Some(14),
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    match field {
-                        0 if !d.take_null_for(&mut self.opt_int32) => {
-                            self.opt_int32 = ::core::option::Option::Some(d.read_i32()?);
-                        }
-                        1 if !d.take_null_for(&mut self.opt_string) => {
-                            d.read_string_into(
-                                self
-                                    .opt_string
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        2 if !d.take_null_for(&mut self.opt_enum) => {
-                            d.read_enum_into::<Closed, _>(&mut self.opt_enum)?;
-                        }
-                        3 if !d.take_null_for(&mut self.opt_bytes) => {
-                            d.read_bytes_into(
-                                self
-                                    .opt_bytes
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        4 if !d.take_null_for(&mut self.req_int64) => {
-                            required[0] = true;
-                            self.req_int64 = d.read_i64()?;
-                        }
-                        5 if !d.take_null_for_message(&mut self.req_child) => {
-                            required[1] = true;
-                            d.read_message(&mut self.req_child)?;
-                        }
-                        6 if !d.take_null_for(&mut self.rep_int32) => {
-                            d.read_list(
-                                &mut self.rep_int32,
-                                ::protojsonx_runtime::__private::Decoder::read_i32,
-                            )?;
-                        }
-                        7 if !d.take_null_for(&mut self.grouped) => {
-                            d.read_message(
-                                self
-                                    .grouped
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        8 if !d.take_null_for(&mut self.item) => {
-                            d.read_message_list(&mut self.item)?;
-                        }
-                        9 if !d.take_null_for(&mut self.child) => {
-                            d.read_message(
-                                self
-                                    .child
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        10 if !d.take_null_for(&mut self.children) => {
-                            d.read_map(&mut self.children)?;
-                        }
-                        11 if !d.take_null() => {
-                            d.mark_oneof(&mut seen_oneofs[0], "choice")?;
-                            self.choice = ::core::option::Option::Some(
-                                legacy::Choice::CInt(d.read_i32()?),
-                            );
-                        }
-                        12 if !d.take_null() => {
-                            d.mark_oneof(&mut seen_oneofs[0], "choice")?;
-                            if let ::core::option::Option::Some(
-                                legacy::Choice::CChild(v),
-                            ) = &mut self.choice
-                            {
-                                d.read_message(v)?;
-                            } else {
-                                self.choice = ::core::option::Option::Some(
-                                    legacy::Choice::CChild(d.new_message()?),
-                                );
-                            }
-                        }
-                        13 if !d.take_null_for(&mut self.opt_double) => {
-                            self.opt_double = ::core::option::Option::Some(
-                                d.read_f64()?,
-                            );
-                        }
-                        14 if !d.take_null_for(&mut self.opt_float) => {
-                            self.opt_float = ::core::option::Option::Some(d.read_f32()?);
-                        }
-                        _ => {}
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d, &mut seen_oneofs, &mut required);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.opt_int32);
             seen.reset(1, &mut self.opt_string);
@@ -305,20 +317,33 @@ impl ::protojsonx_runtime::ProtoJson for legacy::Grouped {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut legacy::Grouped,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.a) {
+                m.a = ::core::option::Option::Some(d.read_i32()?);
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[(b"\"a\":", b"\"a\":")],
                 |key| match key {
                     b"a" => ::core::option::Option::Some(0),
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    if field == 0 && !d.take_null_for(&mut self.a) {
-                        self.a = ::core::option::Option::Some(d.read_i32()?);
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.a);
         }
@@ -346,24 +371,35 @@ impl ::protojsonx_runtime::ProtoJson for legacy::Item {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut legacy::Item,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.label) {
+                d.read_string_into(
+                    m.label.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[(b"\"label\":", b"\"label\":")],
                 |key| match key {
                     b"label" => ::core::option::Option::Some(0),
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    if field == 0 && !d.take_null_for(&mut self.label) {
-                        d.read_string_into(
-                            self
-                                .label
-                                .get_or_insert_with(::core::default::Default::default),
-                        )?;
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.label);
         }

@@ -102,8 +102,83 @@ impl ::protojsonx_runtime::ProtoJson for Self_ {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut Self_,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.r#type) {
+                m.r#type = d.read_i32()?;
+            }
+            if f.is_next(d, 1)? && !d.take_null_for(&mut m.r#gen) {
+                d.read_string_into(&mut m.r#gen)?;
+            }
+            if f.is_next(d, 2)? && !d.take_null_for(&mut m.self_) {
+                m.self_ = d.read_bool()?;
+            }
+            if f.is_next(d, 3)? && !d.take_null_for(&mut m.r#async) {
+                m.r#async = d.read_i32()?;
+            }
+            if f.is_next(d, 4)? && !d.take_null_for(&mut m.r#await) {
+                m.r#await = d.read_i32()?;
+            }
+            if f.is_next(d, 5)? && !d.take_null_for(&mut m.r#try) {
+                m.r#try = d.read_i32()?;
+            }
+            if f.is_next(d, 6)? && !d.take_null_for(&mut m.r#dyn) {
+                m.r#dyn = d.read_i32()?;
+            }
+            if f.is_next(d, 7)? && !d.take_null_for(&mut m.r#fn) {
+                m.r#fn = d.read_i32()?;
+            }
+            if f.is_next(d, 8)? && !d.take_null_for(&mut m.r#match) {
+                m.r#match = d.read_i32()?;
+            }
+            if f.is_next(d, 9)? && !d.take_null_for(&mut m.super_) {
+                m.super_ = d.read_i32()?;
+            }
+            if f.is_next(d, 10)? && !d.take_null_for(&mut m.crate_) {
+                m.crate_ = d.read_i32()?;
+            }
+            if f.is_next(d, 11)? && !d.take_null_for(&mut m.extern_) {
+                m.extern_ = d.read_i32()?;
+            }
+            if f.is_next(d, 12)? && !d.take_null_for(&mut m.r#abstract) {
+                m.r#abstract = d.read_i32()?;
+            }
+            if f.is_next(d, 13)? && !d.take_null_for(&mut m.r#yield) {
+                m.r#yield = d.read_i32()?;
+            }
+            if f.is_next(d, 14)? && !d.take_null_for(&mut m.r#box) {
+                m.r#box = d.read_i32()?;
+            }
+            if f.is_next(d, 15)? && !d.take_null_for(&mut m.double_underscore) {
+                m.double_underscore = d.read_i32()?;
+            }
+            if f.is_next(d, 16)? && !d.take_null_for(&mut m.leading) {
+                m.leading = d.read_i32()?;
+            }
+            if f.is_next(d, 17)? && !d.take_null_for(&mut m.trailing) {
+                m.trailing = d.read_i32()?;
+            }
+            if f.is_next(d, 18)? && !d.take_null_for(&mut m.camel_case_field) {
+                m.camel_case_field = d.read_i32()?;
+            }
+            if f.is_next(d, 19)? && !d.take_null_for(&mut m.http_server) {
+                m.http_server = d.read_i32()?;
+            }
+            if f.is_next(d, 20)? && !d.take_null_for(&mut m.field0name) {
+                m.field0name = d.read_i32()?;
+            }
+            if f.is_next(d, 21)? && !d.take_null_for(&mut m.field_name_upper) {
+                m.field_name_upper = d.read_i32()?;
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[
                     (b"\"type\":", b"\"type\":"),
                     (b"\"gen\":", b"\"gen\":"),
@@ -157,79 +232,14 @@ impl ::protojsonx_runtime::ProtoJson for Self_ {
                     }
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    match field {
-                        0 if !d.take_null_for(&mut self.r#type) => {
-                            self.r#type = d.read_i32()?;
-                        }
-                        1 if !d.take_null_for(&mut self.r#gen) => {
-                            d.read_string_into(&mut self.r#gen)?;
-                        }
-                        2 if !d.take_null_for(&mut self.self_) => {
-                            self.self_ = d.read_bool()?;
-                        }
-                        3 if !d.take_null_for(&mut self.r#async) => {
-                            self.r#async = d.read_i32()?;
-                        }
-                        4 if !d.take_null_for(&mut self.r#await) => {
-                            self.r#await = d.read_i32()?;
-                        }
-                        5 if !d.take_null_for(&mut self.r#try) => {
-                            self.r#try = d.read_i32()?;
-                        }
-                        6 if !d.take_null_for(&mut self.r#dyn) => {
-                            self.r#dyn = d.read_i32()?;
-                        }
-                        7 if !d.take_null_for(&mut self.r#fn) => {
-                            self.r#fn = d.read_i32()?;
-                        }
-                        8 if !d.take_null_for(&mut self.r#match) => {
-                            self.r#match = d.read_i32()?;
-                        }
-                        9 if !d.take_null_for(&mut self.super_) => {
-                            self.super_ = d.read_i32()?;
-                        }
-                        10 if !d.take_null_for(&mut self.crate_) => {
-                            self.crate_ = d.read_i32()?;
-                        }
-                        11 if !d.take_null_for(&mut self.extern_) => {
-                            self.extern_ = d.read_i32()?;
-                        }
-                        12 if !d.take_null_for(&mut self.r#abstract) => {
-                            self.r#abstract = d.read_i32()?;
-                        }
-                        13 if !d.take_null_for(&mut self.r#yield) => {
-                            self.r#yield = d.read_i32()?;
-                        }
-                        14 if !d.take_null_for(&mut self.r#box) => {
-                            self.r#box = d.read_i32()?;
-                        }
-                        15 if !d.take_null_for(&mut self.double_underscore) => {
-                            self.double_underscore = d.read_i32()?;
-                        }
-                        16 if !d.take_null_for(&mut self.leading) => {
-                            self.leading = d.read_i32()?;
-                        }
-                        17 if !d.take_null_for(&mut self.trailing) => {
-                            self.trailing = d.read_i32()?;
-                        }
-                        18 if !d.take_null_for(&mut self.camel_case_field) => {
-                            self.camel_case_field = d.read_i32()?;
-                        }
-                        19 if !d.take_null_for(&mut self.http_server) => {
-                            self.http_server = d.read_i32()?;
-                        }
-                        20 if !d.take_null_for(&mut self.field0name) => {
-                            self.field0name = d.read_i32()?;
-                        }
-                        21 if !d.take_null_for(&mut self.field_name_upper) => {
-                            self.field_name_upper = d.read_i32()?;
-                        }
-                        _ => {}
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.r#type);
             seen.reset(1, &mut self.r#gen);
@@ -294,8 +304,44 @@ impl ::protojsonx_runtime::ProtoJson for Type {
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
         let mut seen_oneofs = [false; 1];
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut Type,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+            seen_oneofs: &mut [bool; 1],
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.r#gen) {
+                d.read_message(
+                    m.r#gen.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 1)? && !d.take_null_for(&mut m.r#async) {
+                d.read_enum_into::<r#type::Async, _>(&mut m.r#async)?;
+            }
+            if f.is_next(d, 2)? && !d.take_null() {
+                d.mark_oneof(&mut seen_oneofs[0], "type")?;
+                m.r#type = ::core::option::Option::Some(
+                    r#type::Type::Loop(d.read_i32()?),
+                );
+            }
+            if f.is_next(d, 3)? && !d.take_null() {
+                d.mark_oneof(&mut seen_oneofs[0], "type")?;
+                if let ::core::option::Option::Some(r#type::Type::Move(v)) = &mut m
+                    .r#type
+                {
+                    d.read_message(v)?;
+                } else {
+                    m.r#type = ::core::option::Option::Some(
+                        r#type::Type::Move(d.new_message()?),
+                    );
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[
                     (b"\"gen\":", b"\"gen\":"),
                     (b"\"async\":", b"\"async\":"),
@@ -309,41 +355,14 @@ impl ::protojsonx_runtime::ProtoJson for Type {
                     b"move" => ::core::option::Option::Some(3),
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    match field {
-                        0 if !d.take_null_for(&mut self.r#gen) => {
-                            d.read_message(
-                                self
-                                    .r#gen
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        1 if !d.take_null_for(&mut self.r#async) => {
-                            d.read_enum_into::<r#type::Async, _>(&mut self.r#async)?;
-                        }
-                        2 if !d.take_null() => {
-                            d.mark_oneof(&mut seen_oneofs[0], "type")?;
-                            self.r#type = ::core::option::Option::Some(
-                                r#type::Type::Loop(d.read_i32()?),
-                            );
-                        }
-                        3 if !d.take_null() => {
-                            d.mark_oneof(&mut seen_oneofs[0], "type")?;
-                            if let ::core::option::Option::Some(r#type::Type::Move(v)) = &mut self
-                                .r#type
-                            {
-                                d.read_message(v)?;
-                            } else {
-                                self.r#type = ::core::option::Option::Some(
-                                    r#type::Type::Move(d.new_message()?),
-                                );
-                            }
-                        }
-                        _ => {}
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d, &mut seen_oneofs);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.r#gen);
             seen.reset(1, &mut self.r#async);
@@ -374,20 +393,33 @@ impl ::protojsonx_runtime::ProtoJson for r#type::Gen {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut r#type::Gen,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.x) {
+                m.x = d.read_i32()?;
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[(b"\"x\":", b"\"x\":")],
                 |key| match key {
                     b"x" => ::core::option::Option::Some(0),
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    if field == 0 && !d.take_null_for(&mut self.x) {
-                        self.x = d.read_i32()?;
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.x);
         }
@@ -421,38 +453,50 @@ impl ::protojsonx_runtime::ProtoJson for Conflict {
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
         let mut seen_oneofs = [false; 1];
-        d.read_fields(
-            &[(b"\"a\":", b"\"a\":"), (b"\"k\":", b"\"k\":")],
-            |key| match key {
-                b"a" => ::core::option::Option::Some(0),
-                b"k" => ::core::option::Option::Some(1),
-                _ => ::core::option::Option::None,
-            },
-            |d, field| {
-                match field {
-                    0 if !d.take_null() => {
-                        d.mark_oneof(&mut seen_oneofs[0], "kind")?;
-                        self.kind = ::core::option::Option::Some(
-                            conflict::KindOneOf::A(d.read_i32()?),
-                        );
-                    }
-                    1 if !d.take_null() => {
-                        d.mark_oneof(&mut seen_oneofs[0], "kind")?;
-                        if let ::core::option::Option::Some(conflict::KindOneOf::K(v)) = &mut self
-                            .kind
-                        {
-                            d.read_message(v)?;
-                        } else {
-                            self.kind = ::core::option::Option::Some(
-                                conflict::KindOneOf::K(d.new_message()?),
-                            );
-                        }
-                    }
-                    _ => {}
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut Conflict,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+            seen_oneofs: &mut [bool; 1],
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null() {
+                d.mark_oneof(&mut seen_oneofs[0], "kind")?;
+                m.kind = ::core::option::Option::Some(
+                    conflict::KindOneOf::A(d.read_i32()?),
+                );
+            }
+            if f.is_next(d, 1)? && !d.take_null() {
+                d.mark_oneof(&mut seen_oneofs[0], "kind")?;
+                if let ::core::option::Option::Some(conflict::KindOneOf::K(v)) = &mut m
+                    .kind
+                {
+                    d.read_message(v)?;
+                } else {
+                    m.kind = ::core::option::Option::Some(
+                        conflict::KindOneOf::K(d.new_message()?),
+                    );
                 }
-                ::core::result::Result::Ok(())
-            },
-        )?;
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
+                &[(b"\"a\":", b"\"a\":"), (b"\"k\":", b"\"k\":")],
+                |key| match key {
+                    b"a" => ::core::option::Option::Some(0),
+                    b"k" => ::core::option::Option::Some(1),
+                    _ => ::core::option::Option::None,
+                },
+            )?;
+        loop {
+            let read = pass(self, &mut f, d, &mut seen_oneofs);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        f.finish(d);
         if d.replaces() {
             ::protojsonx_runtime::__private::reset_unless(
                 seen_oneofs[0],
@@ -481,20 +525,33 @@ impl ::protojsonx_runtime::ProtoJson for conflict::Kind {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut conflict::Kind,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.y) {
+                m.y = d.read_i32()?;
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[(b"\"y\":", b"\"y\":")],
                 |key| match key {
                     b"y" => ::core::option::Option::Some(0),
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    if field == 0 && !d.take_null_for(&mut self.y) {
-                        self.y = d.read_i32()?;
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.y);
         }
@@ -526,31 +583,39 @@ impl ::protojsonx_runtime::ProtoJson for Option {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut Option,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.some) {
+                m.some = d.read_i32()?;
+            }
+            if f.is_next(d, 1)? && !d.take_null_for(&mut m.result) {
+                d.read_message(
+                    m.result.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[(b"\"some\":", b"\"some\":"), (b"\"result\":", b"\"result\":")],
                 |key| match key {
                     b"some" => ::core::option::Option::Some(0),
                     b"result" => ::core::option::Option::Some(1),
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    match field {
-                        0 if !d.take_null_for(&mut self.some) => {
-                            self.some = d.read_i32()?;
-                        }
-                        1 if !d.take_null_for(&mut self.result) => {
-                            d.read_message(
-                                self
-                                    .result
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        _ => {}
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.some);
             seen.reset(1, &mut self.result);
@@ -577,20 +642,33 @@ impl ::protojsonx_runtime::ProtoJson for Result {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut Result,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.ok) {
+                m.ok = d.read_i32()?;
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[(b"\"ok\":", b"\"ok\":")],
                 |key| match key {
                     b"ok" => ::core::option::Option::Some(0),
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    if field == 0 && !d.take_null_for(&mut self.ok) {
-                        self.ok = d.read_i32()?;
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.ok);
         }
@@ -645,8 +723,60 @@ impl ::protojsonx_runtime::ProtoJson for Retired {
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
         let mut seen_oneofs = [false; 1];
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut Retired,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+            seen_oneofs: &mut [bool; 1],
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.old_count) {
+                m.old_count = d.read_i32()?;
+            }
+            if f.is_next(d, 1)? && !d.take_null_for(&mut m.old_tags) {
+                d.read_list_in_place(
+                    &mut m.old_tags,
+                    ::protojsonx_runtime::__private::Decoder::read_string_into,
+                )?;
+            }
+            if f.is_next(d, 2)? && !d.take_null_for(&mut m.old_map) {
+                d.read_map(&mut m.old_map)?;
+            }
+            if f.is_next(d, 3)? && !d.take_null_for(&mut m.old_next) {
+                d.read_message(
+                    m.old_next.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 4)? && !d.take_null() {
+                d.mark_oneof(&mut seen_oneofs[0], "old_choice")?;
+                if let ::core::option::Option::Some(retired::OldChoice::OldText(v)) = &mut m
+                    .old_choice
+                {
+                    d.read_string_into(v)?;
+                } else {
+                    m.old_choice = ::core::option::Option::Some(
+                        retired::OldChoice::OldText(d.read_string()?),
+                    );
+                }
+            }
+            if f.is_next(d, 5)? && !d.take_null() {
+                d.mark_oneof(&mut seen_oneofs[0], "old_choice")?;
+                if let ::core::option::Option::Some(v) = d.read_enum::<RetiredKind>()? {
+                    m.old_choice = ::core::option::Option::Some(
+                        retired::OldChoice::OldKind(v),
+                    );
+                } else {
+                    d.unset(&mut m.old_choice);
+                }
+            }
+            if f.is_next(d, 6)? && !d.take_null_for(&mut m.kind) {
+                d.read_enum_into::<RetiredKind, _>(&mut m.kind)?;
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[
                     (b"\"oldCount\":", b"\"old_count\":"),
                     (b"\"oldTags\":", b"\"old_tags\":"),
@@ -666,60 +796,14 @@ impl ::protojsonx_runtime::ProtoJson for Retired {
                     b"kind" => ::core::option::Option::Some(6),
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    match field {
-                        0 if !d.take_null_for(&mut self.old_count) => {
-                            self.old_count = d.read_i32()?;
-                        }
-                        1 if !d.take_null_for(&mut self.old_tags) => {
-                            d.read_list_in_place(
-                                &mut self.old_tags,
-                                ::protojsonx_runtime::__private::Decoder::read_string_into,
-                            )?;
-                        }
-                        2 if !d.take_null_for(&mut self.old_map) => {
-                            d.read_map(&mut self.old_map)?;
-                        }
-                        3 if !d.take_null_for(&mut self.old_next) => {
-                            d.read_message(
-                                self
-                                    .old_next
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        4 if !d.take_null() => {
-                            d.mark_oneof(&mut seen_oneofs[0], "old_choice")?;
-                            if let ::core::option::Option::Some(
-                                retired::OldChoice::OldText(v),
-                            ) = &mut self.old_choice
-                            {
-                                d.read_string_into(v)?;
-                            } else {
-                                self.old_choice = ::core::option::Option::Some(
-                                    retired::OldChoice::OldText(d.read_string()?),
-                                );
-                            }
-                        }
-                        5 if !d.take_null() => {
-                            d.mark_oneof(&mut seen_oneofs[0], "old_choice")?;
-                            if let ::core::option::Option::Some(v) = d
-                                .read_enum::<RetiredKind>()?
-                            {
-                                self.old_choice = ::core::option::Option::Some(
-                                    retired::OldChoice::OldKind(v),
-                                );
-                            } else {
-                                d.unset(&mut self.old_choice);
-                            }
-                        }
-                        6 if !d.take_null_for(&mut self.kind) => {
-                            d.read_enum_into::<RetiredKind, _>(&mut self.kind)?;
-                        }
-                        _ => {}
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d, &mut seen_oneofs);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.old_count);
             seen.reset(1, &mut self.old_tags);
@@ -753,20 +837,33 @@ impl ::protojsonx_runtime::ProtoJson for Accented {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut Accented,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.text) {
+                d.read_string_into(&mut m.text)?;
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[(b"\"na\xC3\xAFve\":", b"\"text\":")],
                 |key| match key {
                     b"na\xC3\xAFve" | b"text" => ::core::option::Option::Some(0),
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    if field == 0 && !d.take_null_for(&mut self.text) {
-                        d.read_string_into(&mut self.text)?;
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.text);
         }

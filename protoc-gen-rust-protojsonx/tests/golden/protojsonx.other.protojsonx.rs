@@ -22,27 +22,37 @@ impl ::protojsonx_runtime::ProtoJson for Remote {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut Remote,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.r#where) {
+                d.read_string_into(&mut m.r#where)?;
+            }
+            if f.is_next(d, 1)? && !d.take_null_for(&mut m.kind) {
+                d.read_enum_into::<remote::Kind, _>(&mut m.kind)?;
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[(b"\"where\":", b"\"where\":"), (b"\"kind\":", b"\"kind\":")],
                 |key| match key {
                     b"where" => ::core::option::Option::Some(0),
                     b"kind" => ::core::option::Option::Some(1),
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    match field {
-                        0 if !d.take_null_for(&mut self.r#where) => {
-                            d.read_string_into(&mut self.r#where)?;
-                        }
-                        1 if !d.take_null_for(&mut self.kind) => {
-                            d.read_enum_into::<remote::Kind, _>(&mut self.kind)?;
-                        }
-                        _ => {}
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.r#where);
             seen.reset(1, &mut self.kind);

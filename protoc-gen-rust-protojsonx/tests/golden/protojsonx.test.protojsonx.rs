@@ -122,8 +122,112 @@ impl ::protojsonx_runtime::ProtoJson for Scalars {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut Scalars,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.f_double) {
+                m.f_double = d.read_f64()?;
+            }
+            if f.is_next(d, 1)? && !d.take_null_for(&mut m.f_float) {
+                m.f_float = d.read_f32()?;
+            }
+            if f.is_next(d, 2)? && !d.take_null_for(&mut m.f_int64) {
+                m.f_int64 = d.read_i64()?;
+            }
+            if f.is_next(d, 3)? && !d.take_null_for(&mut m.f_uint64) {
+                m.f_uint64 = d.read_u64()?;
+            }
+            if f.is_next(d, 4)? && !d.take_null_for(&mut m.f_int32) {
+                m.f_int32 = d.read_i32()?;
+            }
+            if f.is_next(d, 5)? && !d.take_null_for(&mut m.f_fixed64) {
+                m.f_fixed64 = d.read_u64()?;
+            }
+            if f.is_next(d, 6)? && !d.take_null_for(&mut m.f_fixed32) {
+                m.f_fixed32 = d.read_u32()?;
+            }
+            if f.is_next(d, 7)? && !d.take_null_for(&mut m.f_bool) {
+                m.f_bool = d.read_bool()?;
+            }
+            if f.is_next(d, 8)? && !d.take_null_for(&mut m.f_string) {
+                d.read_string_into(&mut m.f_string)?;
+            }
+            if f.is_next(d, 9)? && !d.take_null_for(&mut m.f_bytes) {
+                d.read_bytes_into(&mut m.f_bytes)?;
+            }
+            if f.is_next(d, 10)? && !d.take_null_for(&mut m.f_uint32) {
+                m.f_uint32 = d.read_u32()?;
+            }
+            if f.is_next(d, 11)? && !d.take_null_for(&mut m.f_sfixed32) {
+                m.f_sfixed32 = d.read_i32()?;
+            }
+            if f.is_next(d, 12)? && !d.take_null_for(&mut m.f_sfixed64) {
+                m.f_sfixed64 = d.read_i64()?;
+            }
+            if f.is_next(d, 13)? && !d.take_null_for(&mut m.f_sint32) {
+                m.f_sint32 = d.read_i32()?;
+            }
+            if f.is_next(d, 14)? && !d.take_null_for(&mut m.f_sint64) {
+                m.f_sint64 = d.read_i64()?;
+            }
+            if f.is_next(d, 15)? && !d.take_null_for(&mut m.color) {
+                d.read_enum_into::<Color, _>(&mut m.color)?;
+            }
+            if f.is_next(d, 16)? && !d.take_null_for(&mut m.opt_int32) {
+                m.opt_int32 = ::core::option::Option::Some(d.read_i32()?);
+            }
+            if f.is_next(d, 17)? && !d.take_null_for(&mut m.opt_string) {
+                d.read_string_into(
+                    m.opt_string.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 18)? && !d.take_null_for(&mut m.opt_color) {
+                d.read_enum_into::<Color, _>(&mut m.opt_color)?;
+            }
+            if f.is_next(d, 19)? && !d.take_null_for(&mut m.rep_int64) {
+                d.read_list(
+                    &mut m.rep_int64,
+                    ::protojsonx_runtime::__private::Decoder::read_i64,
+                )?;
+            }
+            if f.is_next(d, 20)? && !d.take_null_for(&mut m.rep_string) {
+                d.read_list_in_place(
+                    &mut m.rep_string,
+                    ::protojsonx_runtime::__private::Decoder::read_string_into,
+                )?;
+            }
+            if f.is_next(d, 21)? && !d.take_null_for(&mut m.rep_color) {
+                d.read_enum_list::<Color>(&mut m.rep_color)?;
+            }
+            if f.is_next(d, 22)? && !d.take_null_for(&mut m.rep_msg) {
+                d.read_message_list(&mut m.rep_msg)?;
+            }
+            if f.is_next(d, 23)? && !d.take_null_for(&mut m.rep_bytes) {
+                d.read_list_in_place(
+                    &mut m.rep_bytes,
+                    ::protojsonx_runtime::__private::Decoder::read_bytes_into,
+                )?;
+            }
+            if f.is_next(d, 24)? && !d.take_null_for(&mut m.custom_json) {
+                d.read_string_into(&mut m.custom_json)?;
+            }
+            if f.is_next(d, 25)? && !d.take_null_for(&mut m.aliased) {
+                d.read_enum_into::<Aliased, _>(&mut m.aliased)?;
+            }
+            if f.is_next(d, 26)? && !d.take_null_for(&mut m.rep_double) {
+                d.read_list(
+                    &mut m.rep_double,
+                    ::protojsonx_runtime::__private::Decoder::read_f64,
+                )?;
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[
                     (b"\"fDouble\":", b"\"f_double\":"),
                     (b"\"fFloat\":", b"\"f_float\":"),
@@ -183,110 +287,14 @@ impl ::protojsonx_runtime::ProtoJson for Scalars {
                     b"repDouble" | b"rep_double" => ::core::option::Option::Some(26),
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    match field {
-                        0 if !d.take_null_for(&mut self.f_double) => {
-                            self.f_double = d.read_f64()?;
-                        }
-                        1 if !d.take_null_for(&mut self.f_float) => {
-                            self.f_float = d.read_f32()?;
-                        }
-                        2 if !d.take_null_for(&mut self.f_int64) => {
-                            self.f_int64 = d.read_i64()?;
-                        }
-                        3 if !d.take_null_for(&mut self.f_uint64) => {
-                            self.f_uint64 = d.read_u64()?;
-                        }
-                        4 if !d.take_null_for(&mut self.f_int32) => {
-                            self.f_int32 = d.read_i32()?;
-                        }
-                        5 if !d.take_null_for(&mut self.f_fixed64) => {
-                            self.f_fixed64 = d.read_u64()?;
-                        }
-                        6 if !d.take_null_for(&mut self.f_fixed32) => {
-                            self.f_fixed32 = d.read_u32()?;
-                        }
-                        7 if !d.take_null_for(&mut self.f_bool) => {
-                            self.f_bool = d.read_bool()?;
-                        }
-                        8 if !d.take_null_for(&mut self.f_string) => {
-                            d.read_string_into(&mut self.f_string)?;
-                        }
-                        9 if !d.take_null_for(&mut self.f_bytes) => {
-                            d.read_bytes_into(&mut self.f_bytes)?;
-                        }
-                        10 if !d.take_null_for(&mut self.f_uint32) => {
-                            self.f_uint32 = d.read_u32()?;
-                        }
-                        11 if !d.take_null_for(&mut self.f_sfixed32) => {
-                            self.f_sfixed32 = d.read_i32()?;
-                        }
-                        12 if !d.take_null_for(&mut self.f_sfixed64) => {
-                            self.f_sfixed64 = d.read_i64()?;
-                        }
-                        13 if !d.take_null_for(&mut self.f_sint32) => {
-                            self.f_sint32 = d.read_i32()?;
-                        }
-                        14 if !d.take_null_for(&mut self.f_sint64) => {
-                            self.f_sint64 = d.read_i64()?;
-                        }
-                        15 if !d.take_null_for(&mut self.color) => {
-                            d.read_enum_into::<Color, _>(&mut self.color)?;
-                        }
-                        16 if !d.take_null_for(&mut self.opt_int32) => {
-                            self.opt_int32 = ::core::option::Option::Some(d.read_i32()?);
-                        }
-                        17 if !d.take_null_for(&mut self.opt_string) => {
-                            d.read_string_into(
-                                self
-                                    .opt_string
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        18 if !d.take_null_for(&mut self.opt_color) => {
-                            d.read_enum_into::<Color, _>(&mut self.opt_color)?;
-                        }
-                        19 if !d.take_null_for(&mut self.rep_int64) => {
-                            d.read_list(
-                                &mut self.rep_int64,
-                                ::protojsonx_runtime::__private::Decoder::read_i64,
-                            )?;
-                        }
-                        20 if !d.take_null_for(&mut self.rep_string) => {
-                            d.read_list_in_place(
-                                &mut self.rep_string,
-                                ::protojsonx_runtime::__private::Decoder::read_string_into,
-                            )?;
-                        }
-                        21 if !d.take_null_for(&mut self.rep_color) => {
-                            d.read_enum_list::<Color>(&mut self.rep_color)?;
-                        }
-                        22 if !d.take_null_for(&mut self.rep_msg) => {
-                            d.read_message_list(&mut self.rep_msg)?;
-                        }
-                        23 if !d.take_null_for(&mut self.rep_bytes) => {
-                            d.read_list_in_place(
-                                &mut self.rep_bytes,
-                                ::protojsonx_runtime::__private::Decoder::read_bytes_into,
-                            )?;
-                        }
-                        24 if !d.take_null_for(&mut self.custom_json) => {
-                            d.read_string_into(&mut self.custom_json)?;
-                        }
-                        25 if !d.take_null_for(&mut self.aliased) => {
-                            d.read_enum_into::<Aliased, _>(&mut self.aliased)?;
-                        }
-                        26 if !d.take_null_for(&mut self.rep_double) => {
-                            d.read_list(
-                                &mut self.rep_double,
-                                ::protojsonx_runtime::__private::Decoder::read_f64,
-                            )?;
-                        }
-                        _ => {}
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.f_double);
             seen.reset(1, &mut self.f_float);
@@ -382,8 +390,53 @@ impl ::protojsonx_runtime::ProtoJson for Maps {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut Maps,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.string_string) {
+                d.read_map(&mut m.string_string)?;
+            }
+            if f.is_next(d, 1)? && !d.take_null_for(&mut m.int32_int32) {
+                d.read_map(&mut m.int32_int32)?;
+            }
+            if f.is_next(d, 2)? && !d.take_null_for(&mut m.int64_string) {
+                d.read_map(&mut m.int64_string)?;
+            }
+            if f.is_next(d, 3)? && !d.take_null_for(&mut m.uint32_bool) {
+                d.read_map(&mut m.uint32_bool)?;
+            }
+            if f.is_next(d, 4)? && !d.take_null_for(&mut m.uint64_double) {
+                d.read_map(&mut m.uint64_double)?;
+            }
+            if f.is_next(d, 5)? && !d.take_null_for(&mut m.sint32_bytes) {
+                d.read_map(&mut m.sint32_bytes)?;
+            }
+            if f.is_next(d, 6)? && !d.take_null_for(&mut m.sint64_color) {
+                d.read_enum_map::<_, Color>(&mut m.sint64_color)?;
+            }
+            if f.is_next(d, 7)? && !d.take_null_for(&mut m.fixed32_msg) {
+                d.read_map(&mut m.fixed32_msg)?;
+            }
+            if f.is_next(d, 8)? && !d.take_null_for(&mut m.fixed64_float) {
+                d.read_map(&mut m.fixed64_float)?;
+            }
+            if f.is_next(d, 9)? && !d.take_null_for(&mut m.sfixed32_int64) {
+                d.read_map(&mut m.sfixed32_int64)?;
+            }
+            if f.is_next(d, 10)? && !d.take_null_for(&mut m.sfixed64_uint64) {
+                d.read_map(&mut m.sfixed64_uint64)?;
+            }
+            if f.is_next(d, 11)? && !d.take_null_for(&mut m.bool_string) {
+                d.read_map(&mut m.bool_string)?;
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[
                     (b"\"stringString\":", b"\"string_string\":"),
                     (b"\"int32Int32\":", b"\"int32_int32\":"),
@@ -417,49 +470,14 @@ impl ::protojsonx_runtime::ProtoJson for Maps {
                     b"boolString" | b"bool_string" => ::core::option::Option::Some(11),
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    match field {
-                        0 if !d.take_null_for(&mut self.string_string) => {
-                            d.read_map(&mut self.string_string)?;
-                        }
-                        1 if !d.take_null_for(&mut self.int32_int32) => {
-                            d.read_map(&mut self.int32_int32)?;
-                        }
-                        2 if !d.take_null_for(&mut self.int64_string) => {
-                            d.read_map(&mut self.int64_string)?;
-                        }
-                        3 if !d.take_null_for(&mut self.uint32_bool) => {
-                            d.read_map(&mut self.uint32_bool)?;
-                        }
-                        4 if !d.take_null_for(&mut self.uint64_double) => {
-                            d.read_map(&mut self.uint64_double)?;
-                        }
-                        5 if !d.take_null_for(&mut self.sint32_bytes) => {
-                            d.read_map(&mut self.sint32_bytes)?;
-                        }
-                        6 if !d.take_null_for(&mut self.sint64_color) => {
-                            d.read_enum_map::<_, Color>(&mut self.sint64_color)?;
-                        }
-                        7 if !d.take_null_for(&mut self.fixed32_msg) => {
-                            d.read_map(&mut self.fixed32_msg)?;
-                        }
-                        8 if !d.take_null_for(&mut self.fixed64_float) => {
-                            d.read_map(&mut self.fixed64_float)?;
-                        }
-                        9 if !d.take_null_for(&mut self.sfixed32_int64) => {
-                            d.read_map(&mut self.sfixed32_int64)?;
-                        }
-                        10 if !d.take_null_for(&mut self.sfixed64_uint64) => {
-                            d.read_map(&mut self.sfixed64_uint64)?;
-                        }
-                        11 if !d.take_null_for(&mut self.bool_string) => {
-                            d.read_map(&mut self.bool_string)?;
-                        }
-                        _ => {}
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.string_string);
             seen.reset(1, &mut self.int32_int32);
@@ -531,8 +549,76 @@ impl ::protojsonx_runtime::ProtoJson for Oneofs {
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
         let mut seen_oneofs = [false; 2];
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut Oneofs,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+            seen_oneofs: &mut [bool; 2],
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.before) {
+                m.before = d.read_i32()?;
+            }
+            if f.is_next(d, 1)? && !d.take_null() {
+                d.mark_oneof(&mut seen_oneofs[0], "kind")?;
+                if let ::core::option::Option::Some(oneofs::Kind::Name(v)) = &mut m.kind
+                {
+                    d.read_string_into(v)?;
+                } else {
+                    m.kind = ::core::option::Option::Some(
+                        oneofs::Kind::Name(d.read_string()?),
+                    );
+                }
+            }
+            if f.is_next(d, 2)? && !d.take_null() {
+                d.mark_oneof(&mut seen_oneofs[0], "kind")?;
+                m.kind = ::core::option::Option::Some(oneofs::Kind::Id(d.read_i64()?));
+            }
+            if f.is_next(d, 3)? && !d.take_null() {
+                d.mark_oneof(&mut seen_oneofs[0], "kind")?;
+                if let ::core::option::Option::Some(v) = d.read_enum::<Color>()? {
+                    m.kind = ::core::option::Option::Some(oneofs::Kind::Color(v));
+                } else {
+                    d.unset(&mut m.kind);
+                }
+            }
+            if f.is_next(d, 4)? && !d.take_null() {
+                d.mark_oneof(&mut seen_oneofs[0], "kind")?;
+                if let ::core::option::Option::Some(oneofs::Kind::Scalars(v)) = &mut m
+                    .kind
+                {
+                    d.read_message(v)?;
+                } else {
+                    m.kind = ::core::option::Option::Some(
+                        oneofs::Kind::Scalars(d.new_message()?),
+                    );
+                }
+            }
+            if f.is_next(d, 5)? && !d.take_null() {
+                d.mark_oneof(&mut seen_oneofs[0], "kind")?;
+                if let ::core::option::Option::Some(oneofs::Kind::Data(v)) = &mut m.kind
+                {
+                    d.read_bytes_into(v)?;
+                } else {
+                    m.kind = ::core::option::Option::Some(
+                        oneofs::Kind::Data(d.read_bytes()?),
+                    );
+                }
+            }
+            if f.is_next(d, 6)? && !d.take_null() {
+                d.mark_oneof(&mut seen_oneofs[1], "other")?;
+                m.other = ::core::option::Option::Some(
+                    oneofs::Other::Flag(d.read_bool()?),
+                );
+            }
+            if f.is_next(d, 7)? && !d.take_null_for(&mut m.after) {
+                m.after = d.read_i32()?;
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[
                     (b"\"before\":", b"\"before\":"),
                     (b"\"name\":", b"\"name\":"),
@@ -554,80 +640,14 @@ impl ::protojsonx_runtime::ProtoJson for Oneofs {
                     b"after" => ::core::option::Option::Some(7),
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    match field {
-                        0 if !d.take_null_for(&mut self.before) => {
-                            self.before = d.read_i32()?;
-                        }
-                        1 if !d.take_null() => {
-                            d.mark_oneof(&mut seen_oneofs[0], "kind")?;
-                            if let ::core::option::Option::Some(oneofs::Kind::Name(v)) = &mut self
-                                .kind
-                            {
-                                d.read_string_into(v)?;
-                            } else {
-                                self.kind = ::core::option::Option::Some(
-                                    oneofs::Kind::Name(d.read_string()?),
-                                );
-                            }
-                        }
-                        2 if !d.take_null() => {
-                            d.mark_oneof(&mut seen_oneofs[0], "kind")?;
-                            self.kind = ::core::option::Option::Some(
-                                oneofs::Kind::Id(d.read_i64()?),
-                            );
-                        }
-                        3 if !d.take_null() => {
-                            d.mark_oneof(&mut seen_oneofs[0], "kind")?;
-                            if let ::core::option::Option::Some(v) = d
-                                .read_enum::<Color>()?
-                            {
-                                self.kind = ::core::option::Option::Some(
-                                    oneofs::Kind::Color(v),
-                                );
-                            } else {
-                                d.unset(&mut self.kind);
-                            }
-                        }
-                        4 if !d.take_null() => {
-                            d.mark_oneof(&mut seen_oneofs[0], "kind")?;
-                            if let ::core::option::Option::Some(
-                                oneofs::Kind::Scalars(v),
-                            ) = &mut self.kind
-                            {
-                                d.read_message(v)?;
-                            } else {
-                                self.kind = ::core::option::Option::Some(
-                                    oneofs::Kind::Scalars(d.new_message()?),
-                                );
-                            }
-                        }
-                        5 if !d.take_null() => {
-                            d.mark_oneof(&mut seen_oneofs[0], "kind")?;
-                            if let ::core::option::Option::Some(oneofs::Kind::Data(v)) = &mut self
-                                .kind
-                            {
-                                d.read_bytes_into(v)?;
-                            } else {
-                                self.kind = ::core::option::Option::Some(
-                                    oneofs::Kind::Data(d.read_bytes()?),
-                                );
-                            }
-                        }
-                        6 if !d.take_null() => {
-                            d.mark_oneof(&mut seen_oneofs[1], "other")?;
-                            self.other = ::core::option::Option::Some(
-                                oneofs::Other::Flag(d.read_bool()?),
-                            );
-                        }
-                        7 if !d.take_null_for(&mut self.after) => {
-                            self.after = d.read_i32()?;
-                        }
-                        _ => {}
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d, &mut seen_oneofs);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.before);
             seen.reset(7, &mut self.after);
@@ -684,8 +704,42 @@ impl ::protojsonx_runtime::ProtoJson for Tree {
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
         let mut seen_oneofs = [false; 1];
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut Tree,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+            seen_oneofs: &mut [bool; 1],
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.label) {
+                d.read_string_into(&mut m.label)?;
+            }
+            if f.is_next(d, 1)? && !d.take_null_for(&mut m.left) {
+                d.read_message(
+                    m.left.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 2)? && !d.take_null_for(&mut m.children) {
+                d.read_message_list(&mut m.children)?;
+            }
+            if f.is_next(d, 3)? && !d.take_null() {
+                d.mark_oneof(&mut seen_oneofs[0], "link")?;
+                if let ::core::option::Option::Some(tree::Link::Next(v)) = &mut m.link {
+                    d.read_message(v)?;
+                } else {
+                    m.link = ::core::option::Option::Some(
+                        tree::Link::Next(d.new_message()?),
+                    );
+                }
+            }
+            if f.is_next(d, 4)? && !d.take_null_for(&mut m.named) {
+                d.read_map(&mut m.named)?;
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[
                     (b"\"label\":", b"\"label\":"),
                     (b"\"left\":", b"\"left\":"),
@@ -701,41 +755,14 @@ impl ::protojsonx_runtime::ProtoJson for Tree {
                     b"named" => ::core::option::Option::Some(4),
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    match field {
-                        0 if !d.take_null_for(&mut self.label) => {
-                            d.read_string_into(&mut self.label)?;
-                        }
-                        1 if !d.take_null_for(&mut self.left) => {
-                            d.read_message(
-                                self
-                                    .left
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        2 if !d.take_null_for(&mut self.children) => {
-                            d.read_message_list(&mut self.children)?;
-                        }
-                        3 if !d.take_null() => {
-                            d.mark_oneof(&mut seen_oneofs[0], "link")?;
-                            if let ::core::option::Option::Some(tree::Link::Next(v)) = &mut self
-                                .link
-                            {
-                                d.read_message(v)?;
-                            } else {
-                                self.link = ::core::option::Option::Some(
-                                    tree::Link::Next(d.new_message()?),
-                                );
-                            }
-                        }
-                        4 if !d.take_null_for(&mut self.named) => {
-                            d.read_map(&mut self.named)?;
-                        }
-                        _ => {}
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d, &mut seen_oneofs);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.label);
             seen.reset(1, &mut self.left);
@@ -788,8 +815,36 @@ impl ::protojsonx_runtime::ProtoJson for Outer {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut Outer,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.inner) {
+                d.read_message(
+                    m.inner.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 1)? && !d.take_null_for(&mut m.mood) {
+                d.read_enum_into::<outer::inner::Mood, _>(&mut m.mood)?;
+            }
+            if f.is_next(d, 2)? && !d.take_null_for(&mut m.remote) {
+                d.read_message(
+                    m.remote.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 3)? && !d.take_null_for(&mut m.remote_kind) {
+                d.read_enum_into::<super::other::remote::Kind, _>(&mut m.remote_kind)?;
+            }
+            if f.is_next(d, 4)? && !d.take_null_for(&mut m.deepests) {
+                d.read_message_list(&mut m.deepests)?;
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[
                     (b"\"inner\":", b"\"inner\":"),
                     (b"\"mood\":", b"\"mood\":"),
@@ -805,39 +860,14 @@ impl ::protojsonx_runtime::ProtoJson for Outer {
                     b"deepests" => ::core::option::Option::Some(4),
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    match field {
-                        0 if !d.take_null_for(&mut self.inner) => {
-                            d.read_message(
-                                self
-                                    .inner
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        1 if !d.take_null_for(&mut self.mood) => {
-                            d.read_enum_into::<outer::inner::Mood, _>(&mut self.mood)?;
-                        }
-                        2 if !d.take_null_for(&mut self.remote) => {
-                            d.read_message(
-                                self
-                                    .remote
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        3 if !d.take_null_for(&mut self.remote_kind) => {
-                            d.read_enum_into::<
-                                    super::other::remote::Kind,
-                                    _,
-                                >(&mut self.remote_kind)?;
-                        }
-                        4 if !d.take_null_for(&mut self.deepests) => {
-                            d.read_message_list(&mut self.deepests)?;
-                        }
-                        _ => {}
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.inner);
             seen.reset(1, &mut self.mood);
@@ -873,31 +903,39 @@ impl ::protojsonx_runtime::ProtoJson for outer::Inner {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut outer::Inner,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.deepest) {
+                d.read_message(
+                    m.deepest.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 1)? && !d.take_null_for(&mut m.mood) {
+                d.read_enum_into::<outer::inner::Mood, _>(&mut m.mood)?;
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[(b"\"deepest\":", b"\"deepest\":"), (b"\"mood\":", b"\"mood\":")],
                 |key| match key {
                     b"deepest" => ::core::option::Option::Some(0),
                     b"mood" => ::core::option::Option::Some(1),
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    match field {
-                        0 if !d.take_null_for(&mut self.deepest) => {
-                            d.read_message(
-                                self
-                                    .deepest
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        1 if !d.take_null_for(&mut self.mood) => {
-                            d.read_enum_into::<outer::inner::Mood, _>(&mut self.mood)?;
-                        }
-                        _ => {}
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.deepest);
             seen.reset(1, &mut self.mood);
@@ -924,20 +962,33 @@ impl ::protojsonx_runtime::ProtoJson for outer::inner::Deepest {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut outer::inner::Deepest,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.x) {
+                m.x = d.read_i32()?;
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[(b"\"x\":", b"\"x\":")],
                 |key| match key {
                     b"x" => ::core::option::Option::Some(0),
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    if field == 0 && !d.take_null_for(&mut self.x) {
-                        self.x = d.read_i32()?;
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.x);
         }
@@ -1079,8 +1130,119 @@ impl ::protojsonx_runtime::ProtoJson for WellKnown {
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
         let mut seen_oneofs = [false; 1];
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut WellKnown,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+            seen_oneofs: &mut [bool; 1],
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.ts) {
+                d.read_message(
+                    m.ts.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 1)? && !d.take_null_for(&mut m.dur) {
+                d.read_message(
+                    m.dur.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 2)? && !d.take_null_for(&mut m.i32) {
+                d.read_message(
+                    m.i32.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 3)? && !d.take_null_for(&mut m.i64s) {
+                d.read_message_list(&mut m.i64s)?;
+            }
+            if f.is_next(d, 4)? && !d.take_null_for(&mut m.st) {
+                d.read_message(
+                    m.st.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 5)? {
+                d.read_message(
+                    m.val.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 6)? {
+                d.read_message_list(&mut m.vals)?;
+            }
+            if f.is_next(d, 7)? && !d.take_null_for(&mut m.list) {
+                d.read_message(
+                    m.list.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 8)? {
+                d.read_enum_into::<::prost_types::NullValue, _>(&mut m.null)?;
+            }
+            if f.is_next(d, 9)? && !d.take_null_for(&mut m.mask) {
+                d.read_message(
+                    m.mask.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 10)? && !d.take_null_for(&mut m.any) {
+                d.read_message(
+                    m.any.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 11)? && !d.take_null_for(&mut m.empty) {
+                d.read_message(
+                    m.empty.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 12)? && !d.take_null_for(&mut m.val_map) {
+                d.read_map(&mut m.val_map)?;
+            }
+            if f.is_next(d, 13)? && !d.take_null_for(&mut m.ts_map) {
+                d.read_map(&mut m.ts_map)?;
+            }
+            if f.is_next(d, 14)? && !d.take_null_for(&mut m.bytes) {
+                d.read_message(
+                    m.bytes.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 15)? && !d.take_null_for(&mut m.str) {
+                d.read_message(
+                    m.str.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 16)? && !d.take_null() {
+                d.mark_oneof(&mut seen_oneofs[0], "wk")?;
+                if let ::core::option::Option::Some(well_known::Wk::OTs(v)) = &mut m.wk {
+                    d.read_message(v)?;
+                } else {
+                    m.wk = ::core::option::Option::Some(
+                        well_known::Wk::OTs(d.new_message()?),
+                    );
+                }
+            }
+            if f.is_next(d, 17)? {
+                d.mark_oneof(&mut seen_oneofs[0], "wk")?;
+                if let ::core::option::Option::Some(v) = d
+                    .read_enum::<::prost_types::NullValue>()?
+                {
+                    m.wk = ::core::option::Option::Some(well_known::Wk::ONull(v));
+                } else {
+                    d.unset(&mut m.wk);
+                }
+            }
+            if f.is_next(d, 18)? {
+                d.mark_oneof(&mut seen_oneofs[0], "wk")?;
+                if let ::core::option::Option::Some(well_known::Wk::OVal(v)) = &mut m.wk
+                {
+                    d.read_message(v)?;
+                } else {
+                    m.wk = ::core::option::Option::Some(
+                        well_known::Wk::OVal(d.new_message()?),
+                    );
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[
                     (b"\"ts\":", b"\"ts\":"),
                     (b"\"dur\":", b"\"dur\":"),
@@ -1124,146 +1286,14 @@ impl ::protojsonx_runtime::ProtoJson for WellKnown {
                     b"oVal" | b"o_val" => ::core::option::Option::Some(18),
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    match field {
-                        0 if !d.take_null_for(&mut self.ts) => {
-                            d.read_message(
-                                self
-                                    .ts
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        1 if !d.take_null_for(&mut self.dur) => {
-                            d.read_message(
-                                self
-                                    .dur
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        2 if !d.take_null_for(&mut self.i32) => {
-                            d.read_message(
-                                self
-                                    .i32
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        3 if !d.take_null_for(&mut self.i64s) => {
-                            d.read_message_list(&mut self.i64s)?;
-                        }
-                        4 if !d.take_null_for(&mut self.st) => {
-                            d.read_message(
-                                self
-                                    .st
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        5 => {
-                            d.read_message(
-                                self
-                                    .val
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        6 => {
-                            d.read_message_list(&mut self.vals)?;
-                        }
-                        7 if !d.take_null_for(&mut self.list) => {
-                            d.read_message(
-                                self
-                                    .list
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        8 => {
-                            d.read_enum_into::<
-                                    ::prost_types::NullValue,
-                                    _,
-                                >(&mut self.null)?;
-                        }
-                        9 if !d.take_null_for(&mut self.mask) => {
-                            d.read_message(
-                                self
-                                    .mask
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        10 if !d.take_null_for(&mut self.any) => {
-                            d.read_message(
-                                self
-                                    .any
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        11 if !d.take_null_for(&mut self.empty) => {
-                            d.read_message(
-                                self
-                                    .empty
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        12 if !d.take_null_for(&mut self.val_map) => {
-                            d.read_map(&mut self.val_map)?;
-                        }
-                        13 if !d.take_null_for(&mut self.ts_map) => {
-                            d.read_map(&mut self.ts_map)?;
-                        }
-                        14 if !d.take_null_for(&mut self.bytes) => {
-                            d.read_message(
-                                self
-                                    .bytes
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        15 if !d.take_null_for(&mut self.str) => {
-                            d.read_message(
-                                self
-                                    .str
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        16 if !d.take_null() => {
-                            d.mark_oneof(&mut seen_oneofs[0], "wk")?;
-                            if let ::core::option::Option::Some(
-                                well_known::Wk::OTs(v),
-                            ) = &mut self.wk
-                            {
-                                d.read_message(v)?;
-                            } else {
-                                self.wk = ::core::option::Option::Some(
-                                    well_known::Wk::OTs(d.new_message()?),
-                                );
-                            }
-                        }
-                        17 => {
-                            d.mark_oneof(&mut seen_oneofs[0], "wk")?;
-                            if let ::core::option::Option::Some(v) = d
-                                .read_enum::<::prost_types::NullValue>()?
-                            {
-                                self.wk = ::core::option::Option::Some(
-                                    well_known::Wk::ONull(v),
-                                );
-                            } else {
-                                d.unset(&mut self.wk);
-                            }
-                        }
-                        18 => {
-                            d.mark_oneof(&mut seen_oneofs[0], "wk")?;
-                            if let ::core::option::Option::Some(
-                                well_known::Wk::OVal(v),
-                            ) = &mut self.wk
-                            {
-                                d.read_message(v)?;
-                            } else {
-                                self.wk = ::core::option::Option::Some(
-                                    well_known::Wk::OVal(d.new_message()?),
-                                );
-                            }
-                        }
-                        _ => {}
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d, &mut seen_oneofs);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.ts);
             seen.reset(1, &mut self.dur);
@@ -1305,20 +1335,33 @@ impl ::protojsonx_runtime::ProtoJson for OnlyValues {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut OnlyValues,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? {
+                d.read_message_list(&mut m.values)?;
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[(b"\"values\":", b"\"values\":")],
                 |key| match key {
                     b"values" => ::core::option::Option::Some(0),
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    if field == 0 {
-                        d.read_message_list(&mut self.values)?;
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.values);
         }
@@ -1344,20 +1387,33 @@ impl ::protojsonx_runtime::ProtoJson for OnlyValueMap {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut OnlyValueMap,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.entries) {
+                d.read_map(&mut m.entries)?;
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[(b"\"entries\":", b"\"entries\":")],
                 |key| match key {
                     b"entries" => ::core::option::Option::Some(0),
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    if field == 0 && !d.take_null_for(&mut self.entries) {
-                        d.read_map(&mut self.entries)?;
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.entries);
         }

@@ -44,8 +44,46 @@ impl ::protojsonx_runtime::ProtoJson for Variants {
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
         let mut seen_oneofs = [false; 1];
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut Variants,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+            seen_oneofs: &mut [bool; 1],
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.blobs) {
+                d.read_map(&mut m.blobs)?;
+            }
+            if f.is_next(d, 1)? && !d.take_null_for(&mut m.data) {
+                d.read_bytes_into(&mut m.data)?;
+            }
+            if f.is_next(d, 2)? && !d.take_null_for(&mut m.datas) {
+                d.read_list_in_place(
+                    &mut m.datas,
+                    ::protojsonx_runtime::__private::Decoder::read_bytes_into,
+                )?;
+            }
+            if f.is_next(d, 3)? && !d.take_null_for(&mut m.nested) {
+                d.read_map(&mut m.nested)?;
+            }
+            if f.is_next(d, 4)? && !d.take_null_for(&mut m.boxed) {
+                d.read_message(
+                    m.boxed.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 5)? && !d.take_null() {
+                d.mark_oneof(&mut seen_oneofs[0], "o")?;
+                if let ::core::option::Option::Some(variants::O::Od(v)) = &mut m.o {
+                    d.read_bytes_into(v)?;
+                } else {
+                    m.o = ::core::option::Option::Some(variants::O::Od(d.read_bytes()?));
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[
                     (b"\"blobs\":", b"\"blobs\":"),
                     (b"\"data\":", b"\"data\":"),
@@ -63,47 +101,14 @@ impl ::protojsonx_runtime::ProtoJson for Variants {
                     b"od" => ::core::option::Option::Some(5),
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    match field {
-                        0 if !d.take_null_for(&mut self.blobs) => {
-                            d.read_map(&mut self.blobs)?;
-                        }
-                        1 if !d.take_null_for(&mut self.data) => {
-                            d.read_bytes_into(&mut self.data)?;
-                        }
-                        2 if !d.take_null_for(&mut self.datas) => {
-                            d.read_list_in_place(
-                                &mut self.datas,
-                                ::protojsonx_runtime::__private::Decoder::read_bytes_into,
-                            )?;
-                        }
-                        3 if !d.take_null_for(&mut self.nested) => {
-                            d.read_map(&mut self.nested)?;
-                        }
-                        4 if !d.take_null_for(&mut self.boxed) => {
-                            d.read_message(
-                                self
-                                    .boxed
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        5 if !d.take_null() => {
-                            d.mark_oneof(&mut seen_oneofs[0], "o")?;
-                            if let ::core::option::Option::Some(variants::O::Od(v)) = &mut self
-                                .o
-                            {
-                                d.read_bytes_into(v)?;
-                            } else {
-                                self.o = ::core::option::Option::Some(
-                                    variants::O::Od(d.read_bytes()?),
-                                );
-                            }
-                        }
-                        _ => {}
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d, &mut seen_oneofs);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.blobs);
             seen.reset(1, &mut self.data);

@@ -200,6 +200,22 @@ pub(crate) fn half(b: &[u8], at: usize) -> u32 {
     u32::from_le_bytes(w)
 }
 
+/// The first eight bytes of `key` as a little-endian word (zeros past its
+/// end) and the mask of those that are its own: with a key's bytes known
+/// at compile time, two constants. Compared with [`Reader::head`], the
+/// word at the cursor, one such pair tells whether a key of up to eight
+/// bytes is next.
+///
+/// [`Reader::head`]: crate::read::Reader::head
+#[inline(always)]
+pub(crate) fn key_head(key: &[u8]) -> (u64, u64) {
+    let n = key.len().min(8);
+    let mut w = [0u8; 8];
+    w[..n].copy_from_slice(&key[..n]);
+    let mask = u64::MAX.checked_shr(64 - 8 * n as u32).unwrap_or(0);
+    (u64::from_le_bytes(w), mask)
+}
+
 /// Whether `hay` starts with `key`, compared a word at a time: the
 /// speculative match of an object key, where `key` is a short literal
 /// (`"id":`, at least four bytes in practice) and a call to `memcmp` would
@@ -463,6 +479,34 @@ mod tests {
             }
             // A key longer than what is left never matches.
             assert!(!starts_with(&hay[..len], &hay[..len + 1]));
+        }
+    }
+
+    /// The word of a key's first bytes, masked, tells whether the input at
+    /// the cursor starts with them: for keys of every length up to twelve
+    /// bytes, against inputs that match, differ in any one byte, or end
+    /// early (the cursor's word is then zero-padded, as `Reader::head` has it).
+    #[test]
+    fn key_head_matches_exactly_the_inputs_that_start_with_the_key() {
+        let text = b"\"customerId\":";
+        for len in 0..=12 {
+            let key = &text[..len];
+            let (word, mask) = key_head(key);
+            let n = len.min(8);
+            for input_len in 0..=text.len() {
+                for pos in 0..=input_len {
+                    let mut input = text[..input_len].to_vec();
+                    if let Some(b) = input.get_mut(pos) {
+                        *b ^= 0x20;
+                    }
+                    let head = key_head(&input).0;
+                    assert_eq!(
+                        head & mask == word,
+                        input.starts_with(&key[..n]),
+                        "key {key:?} input {input:?}"
+                    );
+                }
+            }
         }
     }
 }

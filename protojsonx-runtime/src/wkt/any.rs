@@ -371,6 +371,7 @@ fn encode_packed<M: Message>(msg: &M, value: &mut Vec<u8>) -> Result<(), Error> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::de::Fields;
     use crate::options::{DecodeOptions, EncodeOptions};
     use prost_types::{Duration, Timestamp, Value};
 
@@ -385,6 +386,25 @@ mod tests {
         when: Option<Timestamp>,
         #[prost(message, optional, boxed, tag = "4")]
         child: Option<Box<Point>>,
+    }
+
+    impl Point {
+        /// One pass over the fields, as generated code reads them.
+        fn pass<'a>(&mut self, f: &mut Fields<'a>, d: &mut Decoder<'a>) -> Result<(), Error> {
+            if f.is_next(d, 0)? && !d.take_null() {
+                self.x = d.read_i32()?;
+            }
+            if f.is_next(d, 1)? && !d.take_null() {
+                d.read_message(self.any.get_or_insert_with(Default::default))?;
+            }
+            if f.is_next(d, 2)? && !d.take_null() {
+                d.read_message(self.when.get_or_insert_with(Default::default))?;
+            }
+            if f.is_next(d, 3)? && !d.take_null() {
+                d.read_message(self.child.get_or_insert_with(Default::default))?;
+            }
+            Ok(())
+        }
     }
 
     impl ProtoJson for Point {
@@ -410,7 +430,7 @@ mod tests {
         }
 
         fn read_json(&mut self, d: &mut Decoder<'_>) -> Result<(), Error> {
-            let seen = d.read_fields(
+            let mut f = d.fields(
                 &[
                     (b"\"x\":", b"\"x\":"),
                     (b"\"any\":", b"\"any\":"),
@@ -424,23 +444,14 @@ mod tests {
                     b"child" => Some(3),
                     _ => None,
                 },
-                |d, field| {
-                    match field {
-                        0 if !d.take_null() => self.x = d.read_i32()?,
-                        1 if !d.take_null() => {
-                            d.read_message(self.any.get_or_insert_with(Default::default))?
-                        }
-                        2 if !d.take_null() => {
-                            d.read_message(self.when.get_or_insert_with(Default::default))?
-                        }
-                        3 if !d.take_null() => {
-                            d.read_message(self.child.get_or_insert_with(Default::default))?
-                        }
-                        _ => {}
-                    }
-                    Ok(())
-                },
             )?;
+            loop {
+                let read = self.pass(&mut f, d);
+                if !f.next_pass(d, read)? {
+                    break;
+                }
+            }
+            let seen = f.finish(d);
             if d.replaces() {
                 seen.reset(0, &mut self.x);
                 seen.reset(1, &mut self.any);

@@ -38,8 +38,31 @@ impl ::protojsonx_runtime::ProtoJson for Version {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut Version,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.major) {
+                m.major = ::core::option::Option::Some(d.read_i32()?);
+            }
+            if f.is_next(d, 1)? && !d.take_null_for(&mut m.minor) {
+                m.minor = ::core::option::Option::Some(d.read_i32()?);
+            }
+            if f.is_next(d, 2)? && !d.take_null_for(&mut m.patch) {
+                m.patch = ::core::option::Option::Some(d.read_i32()?);
+            }
+            if f.is_next(d, 3)? && !d.take_null_for(&mut m.suffix) {
+                d.read_string_into(
+                    m.suffix.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[
                     (b"\"major\":", b"\"major\":"),
                     (b"\"minor\":", b"\"minor\":"),
@@ -53,29 +76,14 @@ impl ::protojsonx_runtime::ProtoJson for Version {
                     b"suffix" => ::core::option::Option::Some(3),
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    match field {
-                        0 if !d.take_null_for(&mut self.major) => {
-                            self.major = ::core::option::Option::Some(d.read_i32()?);
-                        }
-                        1 if !d.take_null_for(&mut self.minor) => {
-                            self.minor = ::core::option::Option::Some(d.read_i32()?);
-                        }
-                        2 if !d.take_null_for(&mut self.patch) => {
-                            self.patch = ::core::option::Option::Some(d.read_i32()?);
-                        }
-                        3 if !d.take_null_for(&mut self.suffix) => {
-                            d.read_string_into(
-                                self
-                                    .suffix
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        _ => {}
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.major);
             seen.reset(1, &mut self.minor);
@@ -120,8 +128,41 @@ impl ::protojsonx_runtime::ProtoJson for CodeGeneratorRequest {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut CodeGeneratorRequest,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.file_to_generate) {
+                d.read_list_in_place(
+                    &mut m.file_to_generate,
+                    ::protojsonx_runtime::__private::Decoder::read_string_into,
+                )?;
+            }
+            if f.is_next(d, 1)? && !d.take_null_for(&mut m.parameter) {
+                d.read_string_into(
+                    m.parameter.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 2)? && !d.take_null_for(&mut m.proto_file) {
+                d.read_message_list(&mut m.proto_file)?;
+            }
+            if f.is_next(d, 3)? {
+                d.skip_value()?;
+            }
+            if f.is_next(d, 4)? && !d.take_null_for(&mut m.compiler_version) {
+                d.read_message(
+                    m
+                        .compiler_version
+                        .get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[
                     (b"\"fileToGenerate\":", b"\"file_to_generate\":"),
                     (b"\"parameter\":", b"\"parameter\":"),
@@ -143,39 +184,14 @@ impl ::protojsonx_runtime::ProtoJson for CodeGeneratorRequest {
                     }
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    match field {
-                        0 if !d.take_null_for(&mut self.file_to_generate) => {
-                            d.read_list_in_place(
-                                &mut self.file_to_generate,
-                                ::protojsonx_runtime::__private::Decoder::read_string_into,
-                            )?;
-                        }
-                        1 if !d.take_null_for(&mut self.parameter) => {
-                            d.read_string_into(
-                                self
-                                    .parameter
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        2 if !d.take_null_for(&mut self.proto_file) => {
-                            d.read_message_list(&mut self.proto_file)?;
-                        }
-                        3 => {
-                            d.skip_value()?;
-                        }
-                        4 if !d.take_null_for(&mut self.compiler_version) => {
-                            d.read_message(
-                                self
-                                    .compiler_version
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        _ => {}
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.file_to_generate);
             seen.reset(1, &mut self.parameter);
@@ -216,8 +232,28 @@ impl ::protojsonx_runtime::ProtoJson for CodeGeneratorResponse {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut CodeGeneratorResponse,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.error) {
+                d.read_string_into(
+                    m.error.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 1)? && !d.take_null_for(&mut m.supported_features) {
+                m.supported_features = ::core::option::Option::Some(d.read_u64()?);
+            }
+            if f.is_next(d, 2)? && !d.take_null_for(&mut m.file) {
+                d.read_message_list(&mut m.file)?;
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[
                     (b"\"error\":", b"\"error\":"),
                     (b"\"supportedFeatures\":", b"\"supported_features\":"),
@@ -231,28 +267,14 @@ impl ::protojsonx_runtime::ProtoJson for CodeGeneratorResponse {
                     b"file" => ::core::option::Option::Some(2),
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    match field {
-                        0 if !d.take_null_for(&mut self.error) => {
-                            d.read_string_into(
-                                self
-                                    .error
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        1 if !d.take_null_for(&mut self.supported_features) => {
-                            self.supported_features = ::core::option::Option::Some(
-                                d.read_u64()?,
-                            );
-                        }
-                        2 if !d.take_null_for(&mut self.file) => {
-                            d.read_message_list(&mut self.file)?;
-                        }
-                        _ => {}
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.error);
             seen.reset(1, &mut self.supported_features);
@@ -300,8 +322,41 @@ impl ::protojsonx_runtime::ProtoJson for code_generator_response::File {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut code_generator_response::File,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.name) {
+                d.read_string_into(
+                    m.name.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 1)? && !d.take_null_for(&mut m.insertion_point) {
+                d.read_string_into(
+                    m
+                        .insertion_point
+                        .get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 2)? && !d.take_null_for(&mut m.content) {
+                d.read_string_into(
+                    m.content.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 3)? && !d.take_null_for(&mut m.generated_code_info) {
+                d.read_message(
+                    m
+                        .generated_code_info
+                        .get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[
                     (b"\"name\":", b"\"name\":"),
                     (b"\"insertionPoint\":", b"\"insertion_point\":"),
@@ -319,41 +374,14 @@ impl ::protojsonx_runtime::ProtoJson for code_generator_response::File {
                     }
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    match field {
-                        0 if !d.take_null_for(&mut self.name) => {
-                            d.read_string_into(
-                                self
-                                    .name
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        1 if !d.take_null_for(&mut self.insertion_point) => {
-                            d.read_string_into(
-                                self
-                                    .insertion_point
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        2 if !d.take_null_for(&mut self.content) => {
-                            d.read_string_into(
-                                self
-                                    .content
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        3 if !d.take_null_for(&mut self.generated_code_info) => {
-                            d.read_message(
-                                self
-                                    .generated_code_info
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        _ => {}
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.name);
             seen.reset(1, &mut self.insertion_point);

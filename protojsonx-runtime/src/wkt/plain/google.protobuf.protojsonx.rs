@@ -18,20 +18,33 @@ impl ::protojsonx_runtime::ProtoJson for FileDescriptorSet {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut FileDescriptorSet,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.file) {
+                d.read_message_list(&mut m.file)?;
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[(b"\"file\":", b"\"file\":")],
                 |key| match key {
                     b"file" => ::core::option::Option::Some(0),
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    if field == 0 && !d.take_null_for(&mut self.file) {
-                        d.read_message_list(&mut self.file)?;
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.file);
         }
@@ -111,8 +124,77 @@ impl ::protojsonx_runtime::ProtoJson for FileDescriptorProto {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut FileDescriptorProto,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.name) {
+                d.read_string_into(
+                    m.name.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 1)? && !d.take_null_for(&mut m.package) {
+                d.read_string_into(
+                    m.package.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 2)? && !d.take_null_for(&mut m.dependency) {
+                d.read_list_in_place(
+                    &mut m.dependency,
+                    ::protojsonx_runtime::__private::Decoder::read_string_into,
+                )?;
+            }
+            if f.is_next(d, 3)? && !d.take_null_for(&mut m.public_dependency) {
+                d.read_list(
+                    &mut m.public_dependency,
+                    ::protojsonx_runtime::__private::Decoder::read_i32,
+                )?;
+            }
+            if f.is_next(d, 4)? && !d.take_null_for(&mut m.weak_dependency) {
+                d.read_list(
+                    &mut m.weak_dependency,
+                    ::protojsonx_runtime::__private::Decoder::read_i32,
+                )?;
+            }
+            if f.is_next(d, 5)? && !d.take_null_for(&mut m.message_type) {
+                d.read_message_list(&mut m.message_type)?;
+            }
+            if f.is_next(d, 6)? && !d.take_null_for(&mut m.enum_type) {
+                d.read_message_list(&mut m.enum_type)?;
+            }
+            if f.is_next(d, 7)? && !d.take_null_for(&mut m.service) {
+                d.read_message_list(&mut m.service)?;
+            }
+            if f.is_next(d, 8)? && !d.take_null_for(&mut m.extension) {
+                d.read_message_list(&mut m.extension)?;
+            }
+            if f.is_next(d, 9)? && !d.take_null_for(&mut m.options) {
+                d.read_message(
+                    m.options.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 10)? && !d.take_null_for(&mut m.source_code_info) {
+                d.read_message(
+                    m
+                        .source_code_info
+                        .get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 11)? && !d.take_null_for(&mut m.syntax) {
+                d.read_string_into(
+                    m.syntax.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 12)? {
+                d.skip_value()?;
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[
                     (b"\"name\":", b"\"name\":"),
                     (b"\"package\":", b"\"package\":"),
@@ -150,81 +232,14 @@ impl ::protojsonx_runtime::ProtoJson for FileDescriptorProto {
                     b"edition" => ::core::option::Option::Some(12),
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    match field {
-                        0 if !d.take_null_for(&mut self.name) => {
-                            d.read_string_into(
-                                self
-                                    .name
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        1 if !d.take_null_for(&mut self.package) => {
-                            d.read_string_into(
-                                self
-                                    .package
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        2 if !d.take_null_for(&mut self.dependency) => {
-                            d.read_list_in_place(
-                                &mut self.dependency,
-                                ::protojsonx_runtime::__private::Decoder::read_string_into,
-                            )?;
-                        }
-                        3 if !d.take_null_for(&mut self.public_dependency) => {
-                            d.read_list(
-                                &mut self.public_dependency,
-                                ::protojsonx_runtime::__private::Decoder::read_i32,
-                            )?;
-                        }
-                        4 if !d.take_null_for(&mut self.weak_dependency) => {
-                            d.read_list(
-                                &mut self.weak_dependency,
-                                ::protojsonx_runtime::__private::Decoder::read_i32,
-                            )?;
-                        }
-                        5 if !d.take_null_for(&mut self.message_type) => {
-                            d.read_message_list(&mut self.message_type)?;
-                        }
-                        6 if !d.take_null_for(&mut self.enum_type) => {
-                            d.read_message_list(&mut self.enum_type)?;
-                        }
-                        7 if !d.take_null_for(&mut self.service) => {
-                            d.read_message_list(&mut self.service)?;
-                        }
-                        8 if !d.take_null_for(&mut self.extension) => {
-                            d.read_message_list(&mut self.extension)?;
-                        }
-                        9 if !d.take_null_for(&mut self.options) => {
-                            d.read_message(
-                                self
-                                    .options
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        10 if !d.take_null_for(&mut self.source_code_info) => {
-                            d.read_message(
-                                self
-                                    .source_code_info
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        11 if !d.take_null_for(&mut self.syntax) => {
-                            d.read_string_into(
-                                self
-                                    .syntax
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        12 => {
-                            d.skip_value()?;
-                        }
-                        _ => {}
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.name);
             seen.reset(1, &mut self.package);
@@ -301,8 +316,54 @@ impl ::protojsonx_runtime::ProtoJson for DescriptorProto {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut DescriptorProto,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.name) {
+                d.read_string_into(
+                    m.name.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 1)? && !d.take_null_for(&mut m.field) {
+                d.read_message_list(&mut m.field)?;
+            }
+            if f.is_next(d, 2)? && !d.take_null_for(&mut m.extension) {
+                d.read_message_list(&mut m.extension)?;
+            }
+            if f.is_next(d, 3)? && !d.take_null_for(&mut m.nested_type) {
+                d.read_message_list(&mut m.nested_type)?;
+            }
+            if f.is_next(d, 4)? && !d.take_null_for(&mut m.enum_type) {
+                d.read_message_list(&mut m.enum_type)?;
+            }
+            if f.is_next(d, 5)? && !d.take_null_for(&mut m.extension_range) {
+                d.read_message_list(&mut m.extension_range)?;
+            }
+            if f.is_next(d, 6)? && !d.take_null_for(&mut m.oneof_decl) {
+                d.read_message_list(&mut m.oneof_decl)?;
+            }
+            if f.is_next(d, 7)? && !d.take_null_for(&mut m.options) {
+                d.read_message(
+                    m.options.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 8)? && !d.take_null_for(&mut m.reserved_range) {
+                d.read_message_list(&mut m.reserved_range)?;
+            }
+            if f.is_next(d, 9)? && !d.take_null_for(&mut m.reserved_name) {
+                d.read_list_in_place(
+                    &mut m.reserved_name,
+                    ::protojsonx_runtime::__private::Decoder::read_string_into,
+                )?;
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[
                     (b"\"name\":", b"\"name\":"),
                     (b"\"field\":", b"\"field\":"),
@@ -332,54 +393,14 @@ impl ::protojsonx_runtime::ProtoJson for DescriptorProto {
                     b"reservedName" | b"reserved_name" => ::core::option::Option::Some(9),
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    match field {
-                        0 if !d.take_null_for(&mut self.name) => {
-                            d.read_string_into(
-                                self
-                                    .name
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        1 if !d.take_null_for(&mut self.field) => {
-                            d.read_message_list(&mut self.field)?;
-                        }
-                        2 if !d.take_null_for(&mut self.extension) => {
-                            d.read_message_list(&mut self.extension)?;
-                        }
-                        3 if !d.take_null_for(&mut self.nested_type) => {
-                            d.read_message_list(&mut self.nested_type)?;
-                        }
-                        4 if !d.take_null_for(&mut self.enum_type) => {
-                            d.read_message_list(&mut self.enum_type)?;
-                        }
-                        5 if !d.take_null_for(&mut self.extension_range) => {
-                            d.read_message_list(&mut self.extension_range)?;
-                        }
-                        6 if !d.take_null_for(&mut self.oneof_decl) => {
-                            d.read_message_list(&mut self.oneof_decl)?;
-                        }
-                        7 if !d.take_null_for(&mut self.options) => {
-                            d.read_message(
-                                self
-                                    .options
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        8 if !d.take_null_for(&mut self.reserved_range) => {
-                            d.read_message_list(&mut self.reserved_range)?;
-                        }
-                        9 if !d.take_null_for(&mut self.reserved_name) => {
-                            d.read_list_in_place(
-                                &mut self.reserved_name,
-                                ::protojsonx_runtime::__private::Decoder::read_string_into,
-                            )?;
-                        }
-                        _ => {}
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.name);
             seen.reset(1, &mut self.field);
@@ -428,8 +449,28 @@ impl ::protojsonx_runtime::ProtoJson for descriptor_proto::ExtensionRange {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut descriptor_proto::ExtensionRange,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.start) {
+                m.start = ::core::option::Option::Some(d.read_i32()?);
+            }
+            if f.is_next(d, 1)? && !d.take_null_for(&mut m.end) {
+                m.end = ::core::option::Option::Some(d.read_i32()?);
+            }
+            if f.is_next(d, 2)? && !d.take_null_for(&mut m.options) {
+                d.read_message(
+                    m.options.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[
                     (b"\"start\":", b"\"start\":"),
                     (b"\"end\":", b"\"end\":"),
@@ -441,26 +482,14 @@ impl ::protojsonx_runtime::ProtoJson for descriptor_proto::ExtensionRange {
                     b"options" => ::core::option::Option::Some(2),
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    match field {
-                        0 if !d.take_null_for(&mut self.start) => {
-                            self.start = ::core::option::Option::Some(d.read_i32()?);
-                        }
-                        1 if !d.take_null_for(&mut self.end) => {
-                            self.end = ::core::option::Option::Some(d.read_i32()?);
-                        }
-                        2 if !d.take_null_for(&mut self.options) => {
-                            d.read_message(
-                                self
-                                    .options
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        _ => {}
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.start);
             seen.reset(1, &mut self.end);
@@ -496,27 +525,37 @@ impl ::protojsonx_runtime::ProtoJson for descriptor_proto::ReservedRange {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut descriptor_proto::ReservedRange,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.start) {
+                m.start = ::core::option::Option::Some(d.read_i32()?);
+            }
+            if f.is_next(d, 1)? && !d.take_null_for(&mut m.end) {
+                m.end = ::core::option::Option::Some(d.read_i32()?);
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[(b"\"start\":", b"\"start\":"), (b"\"end\":", b"\"end\":")],
                 |key| match key {
                     b"start" => ::core::option::Option::Some(0),
                     b"end" => ::core::option::Option::Some(1),
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    match field {
-                        0 if !d.take_null_for(&mut self.start) => {
-                            self.start = ::core::option::Option::Some(d.read_i32()?);
-                        }
-                        1 if !d.take_null_for(&mut self.end) => {
-                            self.end = ::core::option::Option::Some(d.read_i32()?);
-                        }
-                        _ => {}
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.start);
             seen.reset(1, &mut self.end);
@@ -543,8 +582,29 @@ impl ::protojsonx_runtime::ProtoJson for ExtensionRangeOptions {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut ExtensionRangeOptions,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.uninterpreted_option) {
+                d.read_message_list(&mut m.uninterpreted_option)?;
+            }
+            if f.is_next(d, 1)? {
+                d.skip_value()?;
+            }
+            if f.is_next(d, 2)? {
+                d.skip_value()?;
+            }
+            if f.is_next(d, 3)? {
+                d.skip_value()?;
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[
                     (b"\"uninterpretedOption\":", b"\"uninterpreted_option\":"),
                     (b"\"declaration\":", b"\"declaration\":"),
@@ -560,25 +620,14 @@ impl ::protojsonx_runtime::ProtoJson for ExtensionRangeOptions {
                     b"verification" => ::core::option::Option::Some(3),
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    match field {
-                        0 if !d.take_null_for(&mut self.uninterpreted_option) => {
-                            d.read_message_list(&mut self.uninterpreted_option)?;
-                        }
-                        1 => {
-                            d.skip_value()?;
-                        }
-                        2 => {
-                            d.skip_value()?;
-                        }
-                        3 => {
-                            d.skip_value()?;
-                        }
-                        _ => {}
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.uninterpreted_option);
         }
@@ -666,8 +715,62 @@ impl ::protojsonx_runtime::ProtoJson for FieldDescriptorProto {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut FieldDescriptorProto,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.name) {
+                d.read_string_into(
+                    m.name.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 1)? && !d.take_null_for(&mut m.number) {
+                m.number = ::core::option::Option::Some(d.read_i32()?);
+            }
+            if f.is_next(d, 2)? && !d.take_null_for(&mut m.label) {
+                d.read_enum_into::<field_descriptor_proto::Label, _>(&mut m.label)?;
+            }
+            if f.is_next(d, 3)? && !d.take_null_for(&mut m.r#type) {
+                d.read_enum_into::<field_descriptor_proto::Type, _>(&mut m.r#type)?;
+            }
+            if f.is_next(d, 4)? && !d.take_null_for(&mut m.type_name) {
+                d.read_string_into(
+                    m.type_name.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 5)? && !d.take_null_for(&mut m.extendee) {
+                d.read_string_into(
+                    m.extendee.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 6)? && !d.take_null_for(&mut m.default_value) {
+                d.read_string_into(
+                    m.default_value.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 7)? && !d.take_null_for(&mut m.oneof_index) {
+                m.oneof_index = ::core::option::Option::Some(d.read_i32()?);
+            }
+            if f.is_next(d, 8)? && !d.take_null_for(&mut m.json_name) {
+                d.read_string_into(
+                    m.json_name.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 9)? && !d.take_null_for(&mut m.options) {
+                d.read_message(
+                    m.options.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 10)? && !d.take_null_for(&mut m.proto3_optional) {
+                m.proto3_optional = ::core::option::Option::Some(d.read_bool()?);
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[
                     (b"\"name\":", b"\"name\":"),
                     (b"\"number\":", b"\"number\":"),
@@ -697,80 +800,14 @@ impl ::protojsonx_runtime::ProtoJson for FieldDescriptorProto {
                     }
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    match field {
-                        0 if !d.take_null_for(&mut self.name) => {
-                            d.read_string_into(
-                                self
-                                    .name
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        1 if !d.take_null_for(&mut self.number) => {
-                            self.number = ::core::option::Option::Some(d.read_i32()?);
-                        }
-                        2 if !d.take_null_for(&mut self.label) => {
-                            d.read_enum_into::<
-                                    field_descriptor_proto::Label,
-                                    _,
-                                >(&mut self.label)?;
-                        }
-                        3 if !d.take_null_for(&mut self.r#type) => {
-                            d.read_enum_into::<
-                                    field_descriptor_proto::Type,
-                                    _,
-                                >(&mut self.r#type)?;
-                        }
-                        4 if !d.take_null_for(&mut self.type_name) => {
-                            d.read_string_into(
-                                self
-                                    .type_name
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        5 if !d.take_null_for(&mut self.extendee) => {
-                            d.read_string_into(
-                                self
-                                    .extendee
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        6 if !d.take_null_for(&mut self.default_value) => {
-                            d.read_string_into(
-                                self
-                                    .default_value
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        7 if !d.take_null_for(&mut self.oneof_index) => {
-                            self.oneof_index = ::core::option::Option::Some(
-                                d.read_i32()?,
-                            );
-                        }
-                        8 if !d.take_null_for(&mut self.json_name) => {
-                            d.read_string_into(
-                                self
-                                    .json_name
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        9 if !d.take_null_for(&mut self.options) => {
-                            d.read_message(
-                                self
-                                    .options
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        10 if !d.take_null_for(&mut self.proto3_optional) => {
-                            self.proto3_optional = ::core::option::Option::Some(
-                                d.read_bool()?,
-                            );
-                        }
-                        _ => {}
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.name);
             seen.reset(1, &mut self.number);
@@ -814,35 +851,41 @@ impl ::protojsonx_runtime::ProtoJson for OneofDescriptorProto {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut OneofDescriptorProto,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.name) {
+                d.read_string_into(
+                    m.name.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 1)? && !d.take_null_for(&mut m.options) {
+                d.read_message(
+                    m.options.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[(b"\"name\":", b"\"name\":"), (b"\"options\":", b"\"options\":")],
                 |key| match key {
                     b"name" => ::core::option::Option::Some(0),
                     b"options" => ::core::option::Option::Some(1),
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    match field {
-                        0 if !d.take_null_for(&mut self.name) => {
-                            d.read_string_into(
-                                self
-                                    .name
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        1 if !d.take_null_for(&mut self.options) => {
-                            d.read_message(
-                                self
-                                    .options
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        _ => {}
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.name);
             seen.reset(1, &mut self.options);
@@ -889,8 +932,39 @@ impl ::protojsonx_runtime::ProtoJson for EnumDescriptorProto {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut EnumDescriptorProto,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.name) {
+                d.read_string_into(
+                    m.name.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 1)? && !d.take_null_for(&mut m.value) {
+                d.read_message_list(&mut m.value)?;
+            }
+            if f.is_next(d, 2)? && !d.take_null_for(&mut m.options) {
+                d.read_message(
+                    m.options.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 3)? && !d.take_null_for(&mut m.reserved_range) {
+                d.read_message_list(&mut m.reserved_range)?;
+            }
+            if f.is_next(d, 4)? && !d.take_null_for(&mut m.reserved_name) {
+                d.read_list_in_place(
+                    &mut m.reserved_name,
+                    ::protojsonx_runtime::__private::Decoder::read_string_into,
+                )?;
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[
                     (b"\"name\":", b"\"name\":"),
                     (b"\"value\":", b"\"value\":"),
@@ -908,39 +982,14 @@ impl ::protojsonx_runtime::ProtoJson for EnumDescriptorProto {
                     b"reservedName" | b"reserved_name" => ::core::option::Option::Some(4),
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    match field {
-                        0 if !d.take_null_for(&mut self.name) => {
-                            d.read_string_into(
-                                self
-                                    .name
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        1 if !d.take_null_for(&mut self.value) => {
-                            d.read_message_list(&mut self.value)?;
-                        }
-                        2 if !d.take_null_for(&mut self.options) => {
-                            d.read_message(
-                                self
-                                    .options
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        3 if !d.take_null_for(&mut self.reserved_range) => {
-                            d.read_message_list(&mut self.reserved_range)?;
-                        }
-                        4 if !d.take_null_for(&mut self.reserved_name) => {
-                            d.read_list_in_place(
-                                &mut self.reserved_name,
-                                ::protojsonx_runtime::__private::Decoder::read_string_into,
-                            )?;
-                        }
-                        _ => {}
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.name);
             seen.reset(1, &mut self.value);
@@ -978,27 +1027,37 @@ impl ::protojsonx_runtime::ProtoJson for enum_descriptor_proto::EnumReservedRang
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut enum_descriptor_proto::EnumReservedRange,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.start) {
+                m.start = ::core::option::Option::Some(d.read_i32()?);
+            }
+            if f.is_next(d, 1)? && !d.take_null_for(&mut m.end) {
+                m.end = ::core::option::Option::Some(d.read_i32()?);
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[(b"\"start\":", b"\"start\":"), (b"\"end\":", b"\"end\":")],
                 |key| match key {
                     b"start" => ::core::option::Option::Some(0),
                     b"end" => ::core::option::Option::Some(1),
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    match field {
-                        0 if !d.take_null_for(&mut self.start) => {
-                            self.start = ::core::option::Option::Some(d.read_i32()?);
-                        }
-                        1 if !d.take_null_for(&mut self.end) => {
-                            self.end = ::core::option::Option::Some(d.read_i32()?);
-                        }
-                        _ => {}
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.start);
             seen.reset(1, &mut self.end);
@@ -1039,8 +1098,30 @@ impl ::protojsonx_runtime::ProtoJson for EnumValueDescriptorProto {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut EnumValueDescriptorProto,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.name) {
+                d.read_string_into(
+                    m.name.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 1)? && !d.take_null_for(&mut m.number) {
+                m.number = ::core::option::Option::Some(d.read_i32()?);
+            }
+            if f.is_next(d, 2)? && !d.take_null_for(&mut m.options) {
+                d.read_message(
+                    m.options.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[
                     (b"\"name\":", b"\"name\":"),
                     (b"\"number\":", b"\"number\":"),
@@ -1052,30 +1133,14 @@ impl ::protojsonx_runtime::ProtoJson for EnumValueDescriptorProto {
                     b"options" => ::core::option::Option::Some(2),
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    match field {
-                        0 if !d.take_null_for(&mut self.name) => {
-                            d.read_string_into(
-                                self
-                                    .name
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        1 if !d.take_null_for(&mut self.number) => {
-                            self.number = ::core::option::Option::Some(d.read_i32()?);
-                        }
-                        2 if !d.take_null_for(&mut self.options) => {
-                            d.read_message(
-                                self
-                                    .options
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        _ => {}
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.name);
             seen.reset(1, &mut self.number);
@@ -1115,8 +1180,30 @@ impl ::protojsonx_runtime::ProtoJson for ServiceDescriptorProto {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut ServiceDescriptorProto,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.name) {
+                d.read_string_into(
+                    m.name.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 1)? && !d.take_null_for(&mut m.method) {
+                d.read_message_list(&mut m.method)?;
+            }
+            if f.is_next(d, 2)? && !d.take_null_for(&mut m.options) {
+                d.read_message(
+                    m.options.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[
                     (b"\"name\":", b"\"name\":"),
                     (b"\"method\":", b"\"method\":"),
@@ -1128,30 +1215,14 @@ impl ::protojsonx_runtime::ProtoJson for ServiceDescriptorProto {
                     b"options" => ::core::option::Option::Some(2),
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    match field {
-                        0 if !d.take_null_for(&mut self.name) => {
-                            d.read_string_into(
-                                self
-                                    .name
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        1 if !d.take_null_for(&mut self.method) => {
-                            d.read_message_list(&mut self.method)?;
-                        }
-                        2 if !d.take_null_for(&mut self.options) => {
-                            d.read_message(
-                                self
-                                    .options
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        _ => {}
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.name);
             seen.reset(1, &mut self.method);
@@ -1211,8 +1282,43 @@ impl ::protojsonx_runtime::ProtoJson for MethodDescriptorProto {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut MethodDescriptorProto,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.name) {
+                d.read_string_into(
+                    m.name.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 1)? && !d.take_null_for(&mut m.input_type) {
+                d.read_string_into(
+                    m.input_type.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 2)? && !d.take_null_for(&mut m.output_type) {
+                d.read_string_into(
+                    m.output_type.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 3)? && !d.take_null_for(&mut m.options) {
+                d.read_message(
+                    m.options.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 4)? && !d.take_null_for(&mut m.client_streaming) {
+                m.client_streaming = ::core::option::Option::Some(d.read_bool()?);
+            }
+            if f.is_next(d, 5)? && !d.take_null_for(&mut m.server_streaming) {
+                m.server_streaming = ::core::option::Option::Some(d.read_bool()?);
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[
                     (b"\"name\":", b"\"name\":"),
                     (b"\"inputType\":", b"\"input_type\":"),
@@ -1234,51 +1340,14 @@ impl ::protojsonx_runtime::ProtoJson for MethodDescriptorProto {
                     }
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    match field {
-                        0 if !d.take_null_for(&mut self.name) => {
-                            d.read_string_into(
-                                self
-                                    .name
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        1 if !d.take_null_for(&mut self.input_type) => {
-                            d.read_string_into(
-                                self
-                                    .input_type
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        2 if !d.take_null_for(&mut self.output_type) => {
-                            d.read_string_into(
-                                self
-                                    .output_type
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        3 if !d.take_null_for(&mut self.options) => {
-                            d.read_message(
-                                self
-                                    .options
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        4 if !d.take_null_for(&mut self.client_streaming) => {
-                            self.client_streaming = ::core::option::Option::Some(
-                                d.read_bool()?,
-                            );
-                        }
-                        5 if !d.take_null_for(&mut self.server_streaming) => {
-                            self.server_streaming = ::core::option::Option::Some(
-                                d.read_bool()?,
-                            );
-                        }
-                        _ => {}
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.name);
             seen.reset(1, &mut self.input_type);
@@ -1439,8 +1508,116 @@ impl ::protojsonx_runtime::ProtoJson for FileOptions {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut FileOptions,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.java_package) {
+                d.read_string_into(
+                    m.java_package.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 1)? && !d.take_null_for(&mut m.java_outer_classname) {
+                d.read_string_into(
+                    m
+                        .java_outer_classname
+                        .get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 2)? && !d.take_null_for(&mut m.java_multiple_files) {
+                m.java_multiple_files = ::core::option::Option::Some(d.read_bool()?);
+            }
+            if f.is_next(d, 3)? && !d.take_null_for(&mut m.java_generate_equals_and_hash)
+            {
+                m.java_generate_equals_and_hash = ::core::option::Option::Some(
+                    d.read_bool()?,
+                );
+            }
+            if f.is_next(d, 4)? && !d.take_null_for(&mut m.java_string_check_utf8) {
+                m.java_string_check_utf8 = ::core::option::Option::Some(d.read_bool()?);
+            }
+            if f.is_next(d, 5)? && !d.take_null_for(&mut m.optimize_for) {
+                d.read_enum_into::<file_options::OptimizeMode, _>(&mut m.optimize_for)?;
+            }
+            if f.is_next(d, 6)? && !d.take_null_for(&mut m.go_package) {
+                d.read_string_into(
+                    m.go_package.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 7)? && !d.take_null_for(&mut m.cc_generic_services) {
+                m.cc_generic_services = ::core::option::Option::Some(d.read_bool()?);
+            }
+            if f.is_next(d, 8)? && !d.take_null_for(&mut m.java_generic_services) {
+                m.java_generic_services = ::core::option::Option::Some(d.read_bool()?);
+            }
+            if f.is_next(d, 9)? && !d.take_null_for(&mut m.py_generic_services) {
+                m.py_generic_services = ::core::option::Option::Some(d.read_bool()?);
+            }
+            if f.is_next(d, 10)? && !d.take_null_for(&mut m.php_generic_services) {
+                m.php_generic_services = ::core::option::Option::Some(d.read_bool()?);
+            }
+            if f.is_next(d, 11)? && !d.take_null_for(&mut m.deprecated) {
+                m.deprecated = ::core::option::Option::Some(d.read_bool()?);
+            }
+            if f.is_next(d, 12)? && !d.take_null_for(&mut m.cc_enable_arenas) {
+                m.cc_enable_arenas = ::core::option::Option::Some(d.read_bool()?);
+            }
+            if f.is_next(d, 13)? && !d.take_null_for(&mut m.objc_class_prefix) {
+                d.read_string_into(
+                    m
+                        .objc_class_prefix
+                        .get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 14)? && !d.take_null_for(&mut m.csharp_namespace) {
+                d.read_string_into(
+                    m
+                        .csharp_namespace
+                        .get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 15)? && !d.take_null_for(&mut m.swift_prefix) {
+                d.read_string_into(
+                    m.swift_prefix.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 16)? && !d.take_null_for(&mut m.php_class_prefix) {
+                d.read_string_into(
+                    m
+                        .php_class_prefix
+                        .get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 17)? && !d.take_null_for(&mut m.php_namespace) {
+                d.read_string_into(
+                    m.php_namespace.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 18)? && !d.take_null_for(&mut m.php_metadata_namespace) {
+                d.read_string_into(
+                    m
+                        .php_metadata_namespace
+                        .get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 19)? && !d.take_null_for(&mut m.ruby_package) {
+                d.read_string_into(
+                    m.ruby_package.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 20)? {
+                d.skip_value()?;
+            }
+            if f.is_next(d, 21)? && !d.take_null_for(&mut m.uninterpreted_option) {
+                d.read_message_list(&mut m.uninterpreted_option)?;
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[
                     (b"\"javaPackage\":", b"\"java_package\":"),
                     (b"\"javaOuterClassname\":", b"\"java_outer_classname\":"),
@@ -1523,141 +1700,14 @@ impl ::protojsonx_runtime::ProtoJson for FileOptions {
                     }
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    match field {
-                        0 if !d.take_null_for(&mut self.java_package) => {
-                            d.read_string_into(
-                                self
-                                    .java_package
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        1 if !d.take_null_for(&mut self.java_outer_classname) => {
-                            d.read_string_into(
-                                self
-                                    .java_outer_classname
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        2 if !d.take_null_for(&mut self.java_multiple_files) => {
-                            self.java_multiple_files = ::core::option::Option::Some(
-                                d.read_bool()?,
-                            );
-                        }
-                        3 if !d
-                            .take_null_for(&mut self.java_generate_equals_and_hash) => {
-                            self.java_generate_equals_and_hash = ::core::option::Option::Some(
-                                d.read_bool()?,
-                            );
-                        }
-                        4 if !d.take_null_for(&mut self.java_string_check_utf8) => {
-                            self.java_string_check_utf8 = ::core::option::Option::Some(
-                                d.read_bool()?,
-                            );
-                        }
-                        5 if !d.take_null_for(&mut self.optimize_for) => {
-                            d.read_enum_into::<
-                                    file_options::OptimizeMode,
-                                    _,
-                                >(&mut self.optimize_for)?;
-                        }
-                        6 if !d.take_null_for(&mut self.go_package) => {
-                            d.read_string_into(
-                                self
-                                    .go_package
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        7 if !d.take_null_for(&mut self.cc_generic_services) => {
-                            self.cc_generic_services = ::core::option::Option::Some(
-                                d.read_bool()?,
-                            );
-                        }
-                        8 if !d.take_null_for(&mut self.java_generic_services) => {
-                            self.java_generic_services = ::core::option::Option::Some(
-                                d.read_bool()?,
-                            );
-                        }
-                        9 if !d.take_null_for(&mut self.py_generic_services) => {
-                            self.py_generic_services = ::core::option::Option::Some(
-                                d.read_bool()?,
-                            );
-                        }
-                        10 if !d.take_null_for(&mut self.php_generic_services) => {
-                            self.php_generic_services = ::core::option::Option::Some(
-                                d.read_bool()?,
-                            );
-                        }
-                        11 if !d.take_null_for(&mut self.deprecated) => {
-                            self.deprecated = ::core::option::Option::Some(
-                                d.read_bool()?,
-                            );
-                        }
-                        12 if !d.take_null_for(&mut self.cc_enable_arenas) => {
-                            self.cc_enable_arenas = ::core::option::Option::Some(
-                                d.read_bool()?,
-                            );
-                        }
-                        13 if !d.take_null_for(&mut self.objc_class_prefix) => {
-                            d.read_string_into(
-                                self
-                                    .objc_class_prefix
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        14 if !d.take_null_for(&mut self.csharp_namespace) => {
-                            d.read_string_into(
-                                self
-                                    .csharp_namespace
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        15 if !d.take_null_for(&mut self.swift_prefix) => {
-                            d.read_string_into(
-                                self
-                                    .swift_prefix
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        16 if !d.take_null_for(&mut self.php_class_prefix) => {
-                            d.read_string_into(
-                                self
-                                    .php_class_prefix
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        17 if !d.take_null_for(&mut self.php_namespace) => {
-                            d.read_string_into(
-                                self
-                                    .php_namespace
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        18 if !d.take_null_for(&mut self.php_metadata_namespace) => {
-                            d.read_string_into(
-                                self
-                                    .php_metadata_namespace
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        19 if !d.take_null_for(&mut self.ruby_package) => {
-                            d.read_string_into(
-                                self
-                                    .ruby_package
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        20 => {
-                            d.skip_value()?;
-                        }
-                        21 if !d.take_null_for(&mut self.uninterpreted_option) => {
-                            d.read_message_list(&mut self.uninterpreted_option)?;
-                        }
-                        _ => {}
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.java_package);
             seen.reset(1, &mut self.java_outer_classname);
@@ -1737,8 +1787,42 @@ impl ::protojsonx_runtime::ProtoJson for MessageOptions {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut MessageOptions,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.message_set_wire_format) {
+                m.message_set_wire_format = ::core::option::Option::Some(d.read_bool()?);
+            }
+            if f.is_next(d, 1)?
+                && !d.take_null_for(&mut m.no_standard_descriptor_accessor)
+            {
+                m.no_standard_descriptor_accessor = ::core::option::Option::Some(
+                    d.read_bool()?,
+                );
+            }
+            if f.is_next(d, 2)? && !d.take_null_for(&mut m.deprecated) {
+                m.deprecated = ::core::option::Option::Some(d.read_bool()?);
+            }
+            if f.is_next(d, 3)? && !d.take_null_for(&mut m.map_entry) {
+                m.map_entry = ::core::option::Option::Some(d.read_bool()?);
+            }
+            if f.is_next(d, 4)? {
+                d.skip_value()?;
+            }
+            if f.is_next(d, 5)? {
+                d.skip_value()?;
+            }
+            if f.is_next(d, 6)? && !d.take_null_for(&mut m.uninterpreted_option) {
+                d.read_message_list(&mut m.uninterpreted_option)?;
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[
                     (b"\"messageSetWireFormat\":", b"\"message_set_wire_format\":"),
                     (
@@ -1774,45 +1858,14 @@ impl ::protojsonx_runtime::ProtoJson for MessageOptions {
                     }
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    match field {
-                        0 if !d.take_null_for(&mut self.message_set_wire_format) => {
-                            self.message_set_wire_format = ::core::option::Option::Some(
-                                d.read_bool()?,
-                            );
-                        }
-                        1 if !d
-                            .take_null_for(
-                                &mut self.no_standard_descriptor_accessor,
-                            ) => {
-                            self.no_standard_descriptor_accessor = ::core::option::Option::Some(
-                                d.read_bool()?,
-                            );
-                        }
-                        2 if !d.take_null_for(&mut self.deprecated) => {
-                            self.deprecated = ::core::option::Option::Some(
-                                d.read_bool()?,
-                            );
-                        }
-                        3 if !d.take_null_for(&mut self.map_entry) => {
-                            self.map_entry = ::core::option::Option::Some(
-                                d.read_bool()?,
-                            );
-                        }
-                        4 => {
-                            d.skip_value()?;
-                        }
-                        5 => {
-                            d.skip_value()?;
-                        }
-                        6 if !d.take_null_for(&mut self.uninterpreted_option) => {
-                            d.read_message_list(&mut self.uninterpreted_option)?;
-                        }
-                        _ => {}
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.message_set_wire_format);
             seen.reset(1, &mut self.no_standard_descriptor_accessor);
@@ -1878,8 +1931,56 @@ impl ::protojsonx_runtime::ProtoJson for FieldOptions {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut FieldOptions,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.ctype) {
+                d.read_enum_into::<field_options::CType, _>(&mut m.ctype)?;
+            }
+            if f.is_next(d, 1)? && !d.take_null_for(&mut m.packed) {
+                m.packed = ::core::option::Option::Some(d.read_bool()?);
+            }
+            if f.is_next(d, 2)? && !d.take_null_for(&mut m.jstype) {
+                d.read_enum_into::<field_options::JsType, _>(&mut m.jstype)?;
+            }
+            if f.is_next(d, 3)? && !d.take_null_for(&mut m.lazy) {
+                m.lazy = ::core::option::Option::Some(d.read_bool()?);
+            }
+            if f.is_next(d, 4)? {
+                d.skip_value()?;
+            }
+            if f.is_next(d, 5)? && !d.take_null_for(&mut m.deprecated) {
+                m.deprecated = ::core::option::Option::Some(d.read_bool()?);
+            }
+            if f.is_next(d, 6)? && !d.take_null_for(&mut m.weak) {
+                m.weak = ::core::option::Option::Some(d.read_bool()?);
+            }
+            if f.is_next(d, 7)? {
+                d.skip_value()?;
+            }
+            if f.is_next(d, 8)? {
+                d.skip_value()?;
+            }
+            if f.is_next(d, 9)? {
+                d.skip_value()?;
+            }
+            if f.is_next(d, 10)? {
+                d.skip_value()?;
+            }
+            if f.is_next(d, 11)? {
+                d.skip_value()?;
+            }
+            if f.is_next(d, 12)? && !d.take_null_for(&mut m.uninterpreted_option) {
+                d.read_message_list(&mut m.uninterpreted_option)?;
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[
                     (b"\"ctype\":", b"\"ctype\":"),
                     (b"\"packed\":", b"\"packed\":"),
@@ -1917,60 +2018,14 @@ impl ::protojsonx_runtime::ProtoJson for FieldOptions {
                     }
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    match field {
-                        0 if !d.take_null_for(&mut self.ctype) => {
-                            d.read_enum_into::<
-                                    field_options::CType,
-                                    _,
-                                >(&mut self.ctype)?;
-                        }
-                        1 if !d.take_null_for(&mut self.packed) => {
-                            self.packed = ::core::option::Option::Some(d.read_bool()?);
-                        }
-                        2 if !d.take_null_for(&mut self.jstype) => {
-                            d.read_enum_into::<
-                                    field_options::JsType,
-                                    _,
-                                >(&mut self.jstype)?;
-                        }
-                        3 if !d.take_null_for(&mut self.lazy) => {
-                            self.lazy = ::core::option::Option::Some(d.read_bool()?);
-                        }
-                        4 => {
-                            d.skip_value()?;
-                        }
-                        5 if !d.take_null_for(&mut self.deprecated) => {
-                            self.deprecated = ::core::option::Option::Some(
-                                d.read_bool()?,
-                            );
-                        }
-                        6 if !d.take_null_for(&mut self.weak) => {
-                            self.weak = ::core::option::Option::Some(d.read_bool()?);
-                        }
-                        7 => {
-                            d.skip_value()?;
-                        }
-                        8 => {
-                            d.skip_value()?;
-                        }
-                        9 => {
-                            d.skip_value()?;
-                        }
-                        10 => {
-                            d.skip_value()?;
-                        }
-                        11 => {
-                            d.skip_value()?;
-                        }
-                        12 if !d.take_null_for(&mut self.uninterpreted_option) => {
-                            d.read_message_list(&mut self.uninterpreted_option)?;
-                        }
-                        _ => {}
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.ctype);
             seen.reset(1, &mut self.packed);
@@ -2002,8 +2057,23 @@ impl ::protojsonx_runtime::ProtoJson for OneofOptions {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut OneofOptions,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? {
+                d.skip_value()?;
+            }
+            if f.is_next(d, 1)? && !d.take_null_for(&mut m.uninterpreted_option) {
+                d.read_message_list(&mut m.uninterpreted_option)?;
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[
                     (b"\"features\":", b"\"features\":"),
                     (b"\"uninterpretedOption\":", b"\"uninterpreted_option\":"),
@@ -2015,19 +2085,14 @@ impl ::protojsonx_runtime::ProtoJson for OneofOptions {
                     }
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    match field {
-                        0 => {
-                            d.skip_value()?;
-                        }
-                        1 if !d.take_null_for(&mut self.uninterpreted_option) => {
-                            d.read_message_list(&mut self.uninterpreted_option)?;
-                        }
-                        _ => {}
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(1, &mut self.uninterpreted_option);
         }
@@ -2066,8 +2131,32 @@ impl ::protojsonx_runtime::ProtoJson for EnumOptions {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut EnumOptions,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.allow_alias) {
+                m.allow_alias = ::core::option::Option::Some(d.read_bool()?);
+            }
+            if f.is_next(d, 1)? && !d.take_null_for(&mut m.deprecated) {
+                m.deprecated = ::core::option::Option::Some(d.read_bool()?);
+            }
+            if f.is_next(d, 2)? {
+                d.skip_value()?;
+            }
+            if f.is_next(d, 3)? {
+                d.skip_value()?;
+            }
+            if f.is_next(d, 4)? && !d.take_null_for(&mut m.uninterpreted_option) {
+                d.read_message_list(&mut m.uninterpreted_option)?;
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[
                     (b"\"allowAlias\":", b"\"allow_alias\":"),
                     (b"\"deprecated\":", b"\"deprecated\":"),
@@ -2091,32 +2180,14 @@ impl ::protojsonx_runtime::ProtoJson for EnumOptions {
                     }
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    match field {
-                        0 if !d.take_null_for(&mut self.allow_alias) => {
-                            self.allow_alias = ::core::option::Option::Some(
-                                d.read_bool()?,
-                            );
-                        }
-                        1 if !d.take_null_for(&mut self.deprecated) => {
-                            self.deprecated = ::core::option::Option::Some(
-                                d.read_bool()?,
-                            );
-                        }
-                        2 => {
-                            d.skip_value()?;
-                        }
-                        3 => {
-                            d.skip_value()?;
-                        }
-                        4 if !d.take_null_for(&mut self.uninterpreted_option) => {
-                            d.read_message_list(&mut self.uninterpreted_option)?;
-                        }
-                        _ => {}
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.allow_alias);
             seen.reset(1, &mut self.deprecated);
@@ -2150,8 +2221,29 @@ impl ::protojsonx_runtime::ProtoJson for EnumValueOptions {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut EnumValueOptions,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.deprecated) {
+                m.deprecated = ::core::option::Option::Some(d.read_bool()?);
+            }
+            if f.is_next(d, 1)? {
+                d.skip_value()?;
+            }
+            if f.is_next(d, 2)? {
+                d.skip_value()?;
+            }
+            if f.is_next(d, 3)? && !d.take_null_for(&mut m.uninterpreted_option) {
+                d.read_message_list(&mut m.uninterpreted_option)?;
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[
                     (b"\"deprecated\":", b"\"deprecated\":"),
                     (b"\"features\":", b"\"features\":"),
@@ -2167,27 +2259,14 @@ impl ::protojsonx_runtime::ProtoJson for EnumValueOptions {
                     }
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    match field {
-                        0 if !d.take_null_for(&mut self.deprecated) => {
-                            self.deprecated = ::core::option::Option::Some(
-                                d.read_bool()?,
-                            );
-                        }
-                        1 => {
-                            d.skip_value()?;
-                        }
-                        2 => {
-                            d.skip_value()?;
-                        }
-                        3 if !d.take_null_for(&mut self.uninterpreted_option) => {
-                            d.read_message_list(&mut self.uninterpreted_option)?;
-                        }
-                        _ => {}
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.deprecated);
             seen.reset(3, &mut self.uninterpreted_option);
@@ -2220,8 +2299,26 @@ impl ::protojsonx_runtime::ProtoJson for ServiceOptions {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut ServiceOptions,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? {
+                d.skip_value()?;
+            }
+            if f.is_next(d, 1)? && !d.take_null_for(&mut m.deprecated) {
+                m.deprecated = ::core::option::Option::Some(d.read_bool()?);
+            }
+            if f.is_next(d, 2)? && !d.take_null_for(&mut m.uninterpreted_option) {
+                d.read_message_list(&mut m.uninterpreted_option)?;
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[
                     (b"\"features\":", b"\"features\":"),
                     (b"\"deprecated\":", b"\"deprecated\":"),
@@ -2235,24 +2332,14 @@ impl ::protojsonx_runtime::ProtoJson for ServiceOptions {
                     }
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    match field {
-                        0 => {
-                            d.skip_value()?;
-                        }
-                        1 if !d.take_null_for(&mut self.deprecated) => {
-                            self.deprecated = ::core::option::Option::Some(
-                                d.read_bool()?,
-                            );
-                        }
-                        2 if !d.take_null_for(&mut self.uninterpreted_option) => {
-                            d.read_message_list(&mut self.uninterpreted_option)?;
-                        }
-                        _ => {}
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(1, &mut self.deprecated);
             seen.reset(2, &mut self.uninterpreted_option);
@@ -2291,8 +2378,32 @@ impl ::protojsonx_runtime::ProtoJson for MethodOptions {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut MethodOptions,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.deprecated) {
+                m.deprecated = ::core::option::Option::Some(d.read_bool()?);
+            }
+            if f.is_next(d, 1)? && !d.take_null_for(&mut m.idempotency_level) {
+                d.read_enum_into::<
+                        method_options::IdempotencyLevel,
+                        _,
+                    >(&mut m.idempotency_level)?;
+            }
+            if f.is_next(d, 2)? {
+                d.skip_value()?;
+            }
+            if f.is_next(d, 3)? && !d.take_null_for(&mut m.uninterpreted_option) {
+                d.read_message_list(&mut m.uninterpreted_option)?;
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[
                     (b"\"deprecated\":", b"\"deprecated\":"),
                     (b"\"idempotencyLevel\":", b"\"idempotency_level\":"),
@@ -2310,30 +2421,14 @@ impl ::protojsonx_runtime::ProtoJson for MethodOptions {
                     }
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    match field {
-                        0 if !d.take_null_for(&mut self.deprecated) => {
-                            self.deprecated = ::core::option::Option::Some(
-                                d.read_bool()?,
-                            );
-                        }
-                        1 if !d.take_null_for(&mut self.idempotency_level) => {
-                            d.read_enum_into::<
-                                    method_options::IdempotencyLevel,
-                                    _,
-                                >(&mut self.idempotency_level)?;
-                        }
-                        2 => {
-                            d.skip_value()?;
-                        }
-                        3 if !d.take_null_for(&mut self.uninterpreted_option) => {
-                            d.read_message_list(&mut self.uninterpreted_option)?;
-                        }
-                        _ => {}
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.deprecated);
             seen.reset(1, &mut self.idempotency_level);
@@ -2397,8 +2492,48 @@ impl ::protojsonx_runtime::ProtoJson for UninterpretedOption {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut UninterpretedOption,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.name) {
+                d.read_message_list(&mut m.name)?;
+            }
+            if f.is_next(d, 1)? && !d.take_null_for(&mut m.identifier_value) {
+                d.read_string_into(
+                    m
+                        .identifier_value
+                        .get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 2)? && !d.take_null_for(&mut m.positive_int_value) {
+                m.positive_int_value = ::core::option::Option::Some(d.read_u64()?);
+            }
+            if f.is_next(d, 3)? && !d.take_null_for(&mut m.negative_int_value) {
+                m.negative_int_value = ::core::option::Option::Some(d.read_i64()?);
+            }
+            if f.is_next(d, 4)? && !d.take_null_for(&mut m.double_value) {
+                m.double_value = ::core::option::Option::Some(d.read_f64()?);
+            }
+            if f.is_next(d, 5)? && !d.take_null_for(&mut m.string_value) {
+                d.read_bytes_into(
+                    m.string_value.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 6)? && !d.take_null_for(&mut m.aggregate_value) {
+                d.read_string_into(
+                    m
+                        .aggregate_value
+                        .get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[
                     (b"\"name\":", b"\"name\":"),
                     (b"\"identifierValue\":", b"\"identifier_value\":"),
@@ -2426,52 +2561,14 @@ impl ::protojsonx_runtime::ProtoJson for UninterpretedOption {
                     }
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    match field {
-                        0 if !d.take_null_for(&mut self.name) => {
-                            d.read_message_list(&mut self.name)?;
-                        }
-                        1 if !d.take_null_for(&mut self.identifier_value) => {
-                            d.read_string_into(
-                                self
-                                    .identifier_value
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        2 if !d.take_null_for(&mut self.positive_int_value) => {
-                            self.positive_int_value = ::core::option::Option::Some(
-                                d.read_u64()?,
-                            );
-                        }
-                        3 if !d.take_null_for(&mut self.negative_int_value) => {
-                            self.negative_int_value = ::core::option::Option::Some(
-                                d.read_i64()?,
-                            );
-                        }
-                        4 if !d.take_null_for(&mut self.double_value) => {
-                            self.double_value = ::core::option::Option::Some(
-                                d.read_f64()?,
-                            );
-                        }
-                        5 if !d.take_null_for(&mut self.string_value) => {
-                            d.read_bytes_into(
-                                self
-                                    .string_value
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        6 if !d.take_null_for(&mut self.aggregate_value) => {
-                            d.read_string_into(
-                                self
-                                    .aggregate_value
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        _ => {}
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.name);
             seen.reset(1, &mut self.identifier_value);
@@ -2505,8 +2602,26 @@ impl ::protojsonx_runtime::ProtoJson for uninterpreted_option::NamePart {
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
         let start = d.offset();
         let mut required = [false; 2];
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut uninterpreted_option::NamePart,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+            required: &mut [bool; 2],
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.name_part) {
+                required[0] = true;
+                d.read_string_into(&mut m.name_part)?;
+            }
+            if f.is_next(d, 1)? && !d.take_null_for(&mut m.is_extension) {
+                required[1] = true;
+                m.is_extension = d.read_bool()?;
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[
                     (b"\"namePart\":", b"\"name_part\":"),
                     (b"\"isExtension\":", b"\"is_extension\":"),
@@ -2516,21 +2631,14 @@ impl ::protojsonx_runtime::ProtoJson for uninterpreted_option::NamePart {
                     b"isExtension" | b"is_extension" => ::core::option::Option::Some(1),
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    match field {
-                        0 if !d.take_null_for(&mut self.name_part) => {
-                            required[0] = true;
-                            d.read_string_into(&mut self.name_part)?;
-                        }
-                        1 if !d.take_null_for(&mut self.is_extension) => {
-                            required[1] = true;
-                            self.is_extension = d.read_bool()?;
-                        }
-                        _ => {}
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d, &mut required);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.name_part);
             seen.reset(1, &mut self.is_extension);
@@ -2557,20 +2665,33 @@ impl ::protojsonx_runtime::ProtoJson for SourceCodeInfo {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut SourceCodeInfo,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.location) {
+                d.read_message_list(&mut m.location)?;
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[(b"\"location\":", b"\"location\":")],
                 |key| match key {
                     b"location" => ::core::option::Option::Some(0),
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    if field == 0 && !d.take_null_for(&mut self.location) {
-                        d.read_message_list(&mut self.location)?;
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.location);
         }
@@ -2619,8 +2740,49 @@ impl ::protojsonx_runtime::ProtoJson for source_code_info::Location {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut source_code_info::Location,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.path) {
+                d.read_list(
+                    &mut m.path,
+                    ::protojsonx_runtime::__private::Decoder::read_i32,
+                )?;
+            }
+            if f.is_next(d, 1)? && !d.take_null_for(&mut m.span) {
+                d.read_list(
+                    &mut m.span,
+                    ::protojsonx_runtime::__private::Decoder::read_i32,
+                )?;
+            }
+            if f.is_next(d, 2)? && !d.take_null_for(&mut m.leading_comments) {
+                d.read_string_into(
+                    m
+                        .leading_comments
+                        .get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 3)? && !d.take_null_for(&mut m.trailing_comments) {
+                d.read_string_into(
+                    m
+                        .trailing_comments
+                        .get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 4)? && !d.take_null_for(&mut m.leading_detached_comments) {
+                d.read_list_in_place(
+                    &mut m.leading_detached_comments,
+                    ::protojsonx_runtime::__private::Decoder::read_string_into,
+                )?;
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[
                     (b"\"path\":", b"\"path\":"),
                     (b"\"span\":", b"\"span\":"),
@@ -2642,45 +2804,14 @@ impl ::protojsonx_runtime::ProtoJson for source_code_info::Location {
                     }
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    match field {
-                        0 if !d.take_null_for(&mut self.path) => {
-                            d.read_list(
-                                &mut self.path,
-                                ::protojsonx_runtime::__private::Decoder::read_i32,
-                            )?;
-                        }
-                        1 if !d.take_null_for(&mut self.span) => {
-                            d.read_list(
-                                &mut self.span,
-                                ::protojsonx_runtime::__private::Decoder::read_i32,
-                            )?;
-                        }
-                        2 if !d.take_null_for(&mut self.leading_comments) => {
-                            d.read_string_into(
-                                self
-                                    .leading_comments
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        3 if !d.take_null_for(&mut self.trailing_comments) => {
-                            d.read_string_into(
-                                self
-                                    .trailing_comments
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        4 if !d.take_null_for(&mut self.leading_detached_comments) => {
-                            d.read_list_in_place(
-                                &mut self.leading_detached_comments,
-                                ::protojsonx_runtime::__private::Decoder::read_string_into,
-                            )?;
-                        }
-                        _ => {}
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.path);
             seen.reset(1, &mut self.span);
@@ -2710,20 +2841,33 @@ impl ::protojsonx_runtime::ProtoJson for GeneratedCodeInfo {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut GeneratedCodeInfo,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.annotation) {
+                d.read_message_list(&mut m.annotation)?;
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[(b"\"annotation\":", b"\"annotation\":")],
                 |key| match key {
                     b"annotation" => ::core::option::Option::Some(0),
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    if field == 0 && !d.take_null_for(&mut self.annotation) {
-                        d.read_message_list(&mut self.annotation)?;
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.annotation);
         }
@@ -2767,8 +2911,37 @@ impl ::protojsonx_runtime::ProtoJson for generated_code_info::Annotation {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut generated_code_info::Annotation,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.path) {
+                d.read_list(
+                    &mut m.path,
+                    ::protojsonx_runtime::__private::Decoder::read_i32,
+                )?;
+            }
+            if f.is_next(d, 1)? && !d.take_null_for(&mut m.source_file) {
+                d.read_string_into(
+                    m.source_file.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 2)? && !d.take_null_for(&mut m.begin) {
+                m.begin = ::core::option::Option::Some(d.read_i32()?);
+            }
+            if f.is_next(d, 3)? && !d.take_null_for(&mut m.end) {
+                m.end = ::core::option::Option::Some(d.read_i32()?);
+            }
+            if f.is_next(d, 4)? {
+                d.skip_value()?;
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[
                     (b"\"path\":", b"\"path\":"),
                     (b"\"sourceFile\":", b"\"source_file\":"),
@@ -2784,35 +2957,14 @@ impl ::protojsonx_runtime::ProtoJson for generated_code_info::Annotation {
                     b"semantic" => ::core::option::Option::Some(4),
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    match field {
-                        0 if !d.take_null_for(&mut self.path) => {
-                            d.read_list(
-                                &mut self.path,
-                                ::protojsonx_runtime::__private::Decoder::read_i32,
-                            )?;
-                        }
-                        1 if !d.take_null_for(&mut self.source_file) => {
-                            d.read_string_into(
-                                self
-                                    .source_file
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        2 if !d.take_null_for(&mut self.begin) => {
-                            self.begin = ::core::option::Option::Some(d.read_i32()?);
-                        }
-                        3 if !d.take_null_for(&mut self.end) => {
-                            self.end = ::core::option::Option::Some(d.read_i32()?);
-                        }
-                        4 => {
-                            d.skip_value()?;
-                        }
-                        _ => {}
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.path);
             seen.reset(1, &mut self.source_file);
@@ -2841,20 +2993,33 @@ impl ::protojsonx_runtime::ProtoJson for SourceContext {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut SourceContext,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.file_name) {
+                d.read_string_into(&mut m.file_name)?;
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[(b"\"fileName\":", b"\"file_name\":")],
                 |key| match key {
                     b"fileName" | b"file_name" => ::core::option::Option::Some(0),
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    if field == 0 && !d.take_null_for(&mut self.file_name) {
-                        d.read_string_into(&mut self.file_name)?;
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.file_name);
         }
@@ -2902,8 +3067,45 @@ impl ::protojsonx_runtime::ProtoJson for Type {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut Type,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.name) {
+                d.read_string_into(&mut m.name)?;
+            }
+            if f.is_next(d, 1)? && !d.take_null_for(&mut m.fields) {
+                d.read_message_list(&mut m.fields)?;
+            }
+            if f.is_next(d, 2)? && !d.take_null_for(&mut m.oneofs) {
+                d.read_list_in_place(
+                    &mut m.oneofs,
+                    ::protojsonx_runtime::__private::Decoder::read_string_into,
+                )?;
+            }
+            if f.is_next(d, 3)? && !d.take_null_for(&mut m.options) {
+                d.read_message_list(&mut m.options)?;
+            }
+            if f.is_next(d, 4)? && !d.take_null_for(&mut m.source_context) {
+                d.read_message(
+                    m
+                        .source_context
+                        .get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 5)? && !d.take_null_for(&mut m.syntax) {
+                d.read_enum_into::<Syntax, _>(&mut m.syntax)?;
+            }
+            if f.is_next(d, 6)? {
+                d.skip_value()?;
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[
                     (b"\"name\":", b"\"name\":"),
                     (b"\"fields\":", b"\"fields\":"),
@@ -2925,41 +3127,14 @@ impl ::protojsonx_runtime::ProtoJson for Type {
                     b"edition" => ::core::option::Option::Some(6),
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    match field {
-                        0 if !d.take_null_for(&mut self.name) => {
-                            d.read_string_into(&mut self.name)?;
-                        }
-                        1 if !d.take_null_for(&mut self.fields) => {
-                            d.read_message_list(&mut self.fields)?;
-                        }
-                        2 if !d.take_null_for(&mut self.oneofs) => {
-                            d.read_list_in_place(
-                                &mut self.oneofs,
-                                ::protojsonx_runtime::__private::Decoder::read_string_into,
-                            )?;
-                        }
-                        3 if !d.take_null_for(&mut self.options) => {
-                            d.read_message_list(&mut self.options)?;
-                        }
-                        4 if !d.take_null_for(&mut self.source_context) => {
-                            d.read_message(
-                                self
-                                    .source_context
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        5 if !d.take_null_for(&mut self.syntax) => {
-                            d.read_enum_into::<Syntax, _>(&mut self.syntax)?;
-                        }
-                        6 => {
-                            d.skip_value()?;
-                        }
-                        _ => {}
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.name);
             seen.reset(1, &mut self.fields);
@@ -3026,8 +3201,47 @@ impl ::protojsonx_runtime::ProtoJson for Field {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut Field,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.kind) {
+                d.read_enum_into::<field::Kind, _>(&mut m.kind)?;
+            }
+            if f.is_next(d, 1)? && !d.take_null_for(&mut m.cardinality) {
+                d.read_enum_into::<field::Cardinality, _>(&mut m.cardinality)?;
+            }
+            if f.is_next(d, 2)? && !d.take_null_for(&mut m.number) {
+                m.number = d.read_i32()?;
+            }
+            if f.is_next(d, 3)? && !d.take_null_for(&mut m.name) {
+                d.read_string_into(&mut m.name)?;
+            }
+            if f.is_next(d, 4)? && !d.take_null_for(&mut m.type_url) {
+                d.read_string_into(&mut m.type_url)?;
+            }
+            if f.is_next(d, 5)? && !d.take_null_for(&mut m.oneof_index) {
+                m.oneof_index = d.read_i32()?;
+            }
+            if f.is_next(d, 6)? && !d.take_null_for(&mut m.packed) {
+                m.packed = d.read_bool()?;
+            }
+            if f.is_next(d, 7)? && !d.take_null_for(&mut m.options) {
+                d.read_message_list(&mut m.options)?;
+            }
+            if f.is_next(d, 8)? && !d.take_null_for(&mut m.json_name) {
+                d.read_string_into(&mut m.json_name)?;
+            }
+            if f.is_next(d, 9)? && !d.take_null_for(&mut m.default_value) {
+                d.read_string_into(&mut m.default_value)?;
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[
                     (b"\"kind\":", b"\"kind\":"),
                     (b"\"cardinality\":", b"\"cardinality\":"),
@@ -3053,46 +3267,14 @@ impl ::protojsonx_runtime::ProtoJson for Field {
                     b"defaultValue" | b"default_value" => ::core::option::Option::Some(9),
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    match field {
-                        0 if !d.take_null_for(&mut self.kind) => {
-                            d.read_enum_into::<field::Kind, _>(&mut self.kind)?;
-                        }
-                        1 if !d.take_null_for(&mut self.cardinality) => {
-                            d.read_enum_into::<
-                                    field::Cardinality,
-                                    _,
-                                >(&mut self.cardinality)?;
-                        }
-                        2 if !d.take_null_for(&mut self.number) => {
-                            self.number = d.read_i32()?;
-                        }
-                        3 if !d.take_null_for(&mut self.name) => {
-                            d.read_string_into(&mut self.name)?;
-                        }
-                        4 if !d.take_null_for(&mut self.type_url) => {
-                            d.read_string_into(&mut self.type_url)?;
-                        }
-                        5 if !d.take_null_for(&mut self.oneof_index) => {
-                            self.oneof_index = d.read_i32()?;
-                        }
-                        6 if !d.take_null_for(&mut self.packed) => {
-                            self.packed = d.read_bool()?;
-                        }
-                        7 if !d.take_null_for(&mut self.options) => {
-                            d.read_message_list(&mut self.options)?;
-                        }
-                        8 if !d.take_null_for(&mut self.json_name) => {
-                            d.read_string_into(&mut self.json_name)?;
-                        }
-                        9 if !d.take_null_for(&mut self.default_value) => {
-                            d.read_string_into(&mut self.default_value)?;
-                        }
-                        _ => {}
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.kind);
             seen.reset(1, &mut self.cardinality);
@@ -3145,8 +3327,39 @@ impl ::protojsonx_runtime::ProtoJson for Enum {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut Enum,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.name) {
+                d.read_string_into(&mut m.name)?;
+            }
+            if f.is_next(d, 1)? && !d.take_null_for(&mut m.enumvalue) {
+                d.read_message_list(&mut m.enumvalue)?;
+            }
+            if f.is_next(d, 2)? && !d.take_null_for(&mut m.options) {
+                d.read_message_list(&mut m.options)?;
+            }
+            if f.is_next(d, 3)? && !d.take_null_for(&mut m.source_context) {
+                d.read_message(
+                    m
+                        .source_context
+                        .get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 4)? && !d.take_null_for(&mut m.syntax) {
+                d.read_enum_into::<Syntax, _>(&mut m.syntax)?;
+            }
+            if f.is_next(d, 5)? {
+                d.skip_value()?;
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[
                     (b"\"name\":", b"\"name\":"),
                     (b"\"enumvalue\":", b"\"enumvalue\":"),
@@ -3166,35 +3379,14 @@ impl ::protojsonx_runtime::ProtoJson for Enum {
                     b"edition" => ::core::option::Option::Some(5),
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    match field {
-                        0 if !d.take_null_for(&mut self.name) => {
-                            d.read_string_into(&mut self.name)?;
-                        }
-                        1 if !d.take_null_for(&mut self.enumvalue) => {
-                            d.read_message_list(&mut self.enumvalue)?;
-                        }
-                        2 if !d.take_null_for(&mut self.options) => {
-                            d.read_message_list(&mut self.options)?;
-                        }
-                        3 if !d.take_null_for(&mut self.source_context) => {
-                            d.read_message(
-                                self
-                                    .source_context
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        4 if !d.take_null_for(&mut self.syntax) => {
-                            d.read_enum_into::<Syntax, _>(&mut self.syntax)?;
-                        }
-                        5 => {
-                            d.skip_value()?;
-                        }
-                        _ => {}
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.name);
             seen.reset(1, &mut self.enumvalue);
@@ -3232,8 +3424,26 @@ impl ::protojsonx_runtime::ProtoJson for EnumValue {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut EnumValue,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.name) {
+                d.read_string_into(&mut m.name)?;
+            }
+            if f.is_next(d, 1)? && !d.take_null_for(&mut m.number) {
+                m.number = d.read_i32()?;
+            }
+            if f.is_next(d, 2)? && !d.take_null_for(&mut m.options) {
+                d.read_message_list(&mut m.options)?;
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[
                     (b"\"name\":", b"\"name\":"),
                     (b"\"number\":", b"\"number\":"),
@@ -3245,22 +3455,14 @@ impl ::protojsonx_runtime::ProtoJson for EnumValue {
                     b"options" => ::core::option::Option::Some(2),
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    match field {
-                        0 if !d.take_null_for(&mut self.name) => {
-                            d.read_string_into(&mut self.name)?;
-                        }
-                        1 if !d.take_null_for(&mut self.number) => {
-                            self.number = d.read_i32()?;
-                        }
-                        2 if !d.take_null_for(&mut self.options) => {
-                            d.read_message_list(&mut self.options)?;
-                        }
-                        _ => {}
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.name);
             seen.reset(1, &mut self.number);
@@ -3294,31 +3496,39 @@ impl ::protojsonx_runtime::ProtoJson for Option {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut Option,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.name) {
+                d.read_string_into(&mut m.name)?;
+            }
+            if f.is_next(d, 1)? && !d.take_null_for(&mut m.value) {
+                d.read_message(
+                    m.value.get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[(b"\"name\":", b"\"name\":"), (b"\"value\":", b"\"value\":")],
                 |key| match key {
                     b"name" => ::core::option::Option::Some(0),
                     b"value" => ::core::option::Option::Some(1),
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    match field {
-                        0 if !d.take_null_for(&mut self.name) => {
-                            d.read_string_into(&mut self.name)?;
-                        }
-                        1 if !d.take_null_for(&mut self.value) => {
-                            d.read_message(
-                                self
-                                    .value
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        _ => {}
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.name);
             seen.reset(1, &mut self.value);
@@ -3371,8 +3581,42 @@ impl ::protojsonx_runtime::ProtoJson for Api {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut Api,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.name) {
+                d.read_string_into(&mut m.name)?;
+            }
+            if f.is_next(d, 1)? && !d.take_null_for(&mut m.methods) {
+                d.read_message_list(&mut m.methods)?;
+            }
+            if f.is_next(d, 2)? && !d.take_null_for(&mut m.options) {
+                d.read_message_list(&mut m.options)?;
+            }
+            if f.is_next(d, 3)? && !d.take_null_for(&mut m.version) {
+                d.read_string_into(&mut m.version)?;
+            }
+            if f.is_next(d, 4)? && !d.take_null_for(&mut m.source_context) {
+                d.read_message(
+                    m
+                        .source_context
+                        .get_or_insert_with(::core::default::Default::default),
+                )?;
+            }
+            if f.is_next(d, 5)? && !d.take_null_for(&mut m.mixins) {
+                d.read_message_list(&mut m.mixins)?;
+            }
+            if f.is_next(d, 6)? && !d.take_null_for(&mut m.syntax) {
+                d.read_enum_into::<Syntax, _>(&mut m.syntax)?;
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[
                     (b"\"name\":", b"\"name\":"),
                     (b"\"methods\":", b"\"methods\":"),
@@ -3394,38 +3638,14 @@ impl ::protojsonx_runtime::ProtoJson for Api {
                     b"syntax" => ::core::option::Option::Some(6),
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    match field {
-                        0 if !d.take_null_for(&mut self.name) => {
-                            d.read_string_into(&mut self.name)?;
-                        }
-                        1 if !d.take_null_for(&mut self.methods) => {
-                            d.read_message_list(&mut self.methods)?;
-                        }
-                        2 if !d.take_null_for(&mut self.options) => {
-                            d.read_message_list(&mut self.options)?;
-                        }
-                        3 if !d.take_null_for(&mut self.version) => {
-                            d.read_string_into(&mut self.version)?;
-                        }
-                        4 if !d.take_null_for(&mut self.source_context) => {
-                            d.read_message(
-                                self
-                                    .source_context
-                                    .get_or_insert_with(::core::default::Default::default),
-                            )?;
-                        }
-                        5 if !d.take_null_for(&mut self.mixins) => {
-                            d.read_message_list(&mut self.mixins)?;
-                        }
-                        6 if !d.take_null_for(&mut self.syntax) => {
-                            d.read_enum_into::<Syntax, _>(&mut self.syntax)?;
-                        }
-                        _ => {}
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.name);
             seen.reset(1, &mut self.methods);
@@ -3481,8 +3701,38 @@ impl ::protojsonx_runtime::ProtoJson for Method {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut Method,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.name) {
+                d.read_string_into(&mut m.name)?;
+            }
+            if f.is_next(d, 1)? && !d.take_null_for(&mut m.request_type_url) {
+                d.read_string_into(&mut m.request_type_url)?;
+            }
+            if f.is_next(d, 2)? && !d.take_null_for(&mut m.request_streaming) {
+                m.request_streaming = d.read_bool()?;
+            }
+            if f.is_next(d, 3)? && !d.take_null_for(&mut m.response_type_url) {
+                d.read_string_into(&mut m.response_type_url)?;
+            }
+            if f.is_next(d, 4)? && !d.take_null_for(&mut m.response_streaming) {
+                m.response_streaming = d.read_bool()?;
+            }
+            if f.is_next(d, 5)? && !d.take_null_for(&mut m.options) {
+                d.read_message_list(&mut m.options)?;
+            }
+            if f.is_next(d, 6)? && !d.take_null_for(&mut m.syntax) {
+                d.read_enum_into::<Syntax, _>(&mut m.syntax)?;
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[
                     (b"\"name\":", b"\"name\":"),
                     (b"\"requestTypeUrl\":", b"\"request_type_url\":"),
@@ -3510,34 +3760,14 @@ impl ::protojsonx_runtime::ProtoJson for Method {
                     b"syntax" => ::core::option::Option::Some(6),
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    match field {
-                        0 if !d.take_null_for(&mut self.name) => {
-                            d.read_string_into(&mut self.name)?;
-                        }
-                        1 if !d.take_null_for(&mut self.request_type_url) => {
-                            d.read_string_into(&mut self.request_type_url)?;
-                        }
-                        2 if !d.take_null_for(&mut self.request_streaming) => {
-                            self.request_streaming = d.read_bool()?;
-                        }
-                        3 if !d.take_null_for(&mut self.response_type_url) => {
-                            d.read_string_into(&mut self.response_type_url)?;
-                        }
-                        4 if !d.take_null_for(&mut self.response_streaming) => {
-                            self.response_streaming = d.read_bool()?;
-                        }
-                        5 if !d.take_null_for(&mut self.options) => {
-                            d.read_message_list(&mut self.options)?;
-                        }
-                        6 if !d.take_null_for(&mut self.syntax) => {
-                            d.read_enum_into::<Syntax, _>(&mut self.syntax)?;
-                        }
-                        _ => {}
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.name);
             seen.reset(1, &mut self.request_type_url);
@@ -3573,27 +3803,37 @@ impl ::protojsonx_runtime::ProtoJson for Mixin {
         &mut self,
         d: &mut ::protojsonx_runtime::__private::Decoder<'_>,
     ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-        let seen = d
-            .read_fields(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[allow(clippy::inline_always)]
+        fn pass<'a>(
+            m: &mut Mixin,
+            f: &mut ::protojsonx_runtime::__private::Fields<'a>,
+            d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
+            if f.is_next(d, 0)? && !d.take_null_for(&mut m.name) {
+                d.read_string_into(&mut m.name)?;
+            }
+            if f.is_next(d, 1)? && !d.take_null_for(&mut m.root) {
+                d.read_string_into(&mut m.root)?;
+            }
+            ::core::result::Result::Ok(())
+        }
+        let mut f = d
+            .fields(
                 &[(b"\"name\":", b"\"name\":"), (b"\"root\":", b"\"root\":")],
                 |key| match key {
                     b"name" => ::core::option::Option::Some(0),
                     b"root" => ::core::option::Option::Some(1),
                     _ => ::core::option::Option::None,
                 },
-                |d, field| {
-                    match field {
-                        0 if !d.take_null_for(&mut self.name) => {
-                            d.read_string_into(&mut self.name)?;
-                        }
-                        1 if !d.take_null_for(&mut self.root) => {
-                            d.read_string_into(&mut self.root)?;
-                        }
-                        _ => {}
-                    }
-                    ::core::result::Result::Ok(())
-                },
             )?;
+        loop {
+            let read = pass(self, &mut f, d);
+            if !f.next_pass(d, read)? {
+                break;
+            }
+        }
+        let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.name);
             seen.reset(1, &mut self.root);

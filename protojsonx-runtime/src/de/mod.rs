@@ -1,8 +1,10 @@
 //! The decoder generated code reads through: the tokenizer, the options and the depth budget.
 //!
-//! Generated `read_json` bodies call [`Decoder::read_object`] with a closure
-//! that matches keys to fields, and read each value with the typed methods
+//! Generated `read_json` bodies read their objects through [`Decoder::fields`] (in `fields`),
+//! which matches keys to fields, and read each value with the typed methods
 //! here. Every method either consumes exactly one JSON value or returns an error.
+
+mod fields;
 
 use std::borrow::Cow;
 use std::io;
@@ -11,10 +13,12 @@ use crate::error::{Error, ErrorKind};
 use crate::map::{JsonMap, MapKey, MapValue};
 use crate::options::DecodeOptions;
 use crate::read::{Peek, Reader};
-use crate::reset::{Bytes, EnumField, Reset, reset_unless};
+use crate::reset::{Bytes, EnumField, Reset};
 use crate::text::num::{self, NumError};
 use crate::wkt::TypeRegistry;
 use crate::{JsonEnum, ProtoJson};
+
+pub use fields::{Fields, OwnedFieldKeys, Seen};
 
 /// Reads ProtoJSON values from a byte slice. Part of the contract with generated code.
 pub struct Decoder<'a> {
@@ -201,93 +205,6 @@ impl<'a> Decoder<'a> {
         }
         self.leave();
         Ok(())
-    }
-
-    /// Reads a message's object: the loop of every generated `read_json`.
-    ///
-    /// `keys` holds each field's key as the encoder writes it, JSON name then
-    /// proto name (`"userId":`, `"user_id":`), in declaration order. Keys are
-    /// matched speculatively: the field after the last one read is expected
-    /// next, and its bytes are compared with the input directly, so keys
-    /// written in order (as every ProtoJSON encoder does) are never tokenized.
-    /// Any other key is read as a string and looked up with `lookup`, which
-    /// maps both spellings to the field's index. `field` reads the value of
-    /// the field at an index. Unknown keys, duplicate fields and error paths
-    /// are handled here. Returns the indexes of the fields the object held,
-    /// for [`Seen::reset`].
-    #[inline]
-    pub fn read_fields(
-        &mut self,
-        keys: &'static [FieldKeys],
-        lookup: impl Fn(&[u8]) -> Option<usize>,
-        field: impl FnMut(&mut Self, usize) -> Result<(), Error>,
-    ) -> Result<Seen, Error> {
-        self.fields_of(keys, lookup, field)
-    }
-
-    /// [`read_fields`](Self::read_fields) with keys made at run time, for
-    /// the dynamic transcoder's tables.
-    #[inline]
-    pub fn read_fields_owned(
-        &mut self,
-        keys: &[OwnedFieldKeys],
-        lookup: impl Fn(&[u8]) -> Option<usize>,
-        field: impl FnMut(&mut Self, usize) -> Result<(), Error>,
-    ) -> Result<Seen, Error> {
-        self.fields_of(keys, lookup, field)
-    }
-
-    /// The loop of [`read_fields`](Self::read_fields), for keys of either kind.
-    #[inline(always)]
-    fn fields_of<K: AsRef<[u8]>>(
-        &mut self,
-        keys: &[(K, K)],
-        lookup: impl Fn(&[u8]) -> Option<usize>,
-        mut field: impl FnMut(&mut Self, usize) -> Result<(), Error>,
-    ) -> Result<Seen, Error> {
-        self.open_object()?;
-        let mut seen = Seen::new(keys.len());
-        let mut first = true;
-        let mut next = 0;
-        while self.r.next_member(&mut first)? {
-            let matched = match keys.get(next).map(|(j, p)| (j.as_ref(), p.as_ref())) {
-                Some((json, _)) if self.r.eat_bytes(json) => Some((next, json)),
-                // Spellings of equal length are one and the same in practice;
-                // a miss is read below either way.
-                Some((json, proto)) if proto.len() != json.len() && self.r.eat_bytes(proto) => {
-                    Some((next, proto))
-                }
-                // Keys out of order: in a small message, trying every field's
-                // key costs less than reading the key as a string.
-                _ if keys.len() <= SCAN_KEYS => self.r.eat_any_key(keys),
-                _ => None,
-            };
-            let (index, key) = match matched {
-                Some((index, known)) => (index, Key::Known(known)),
-                None => {
-                    let key = self.r.key()?;
-                    match lookup(key.as_bytes()) {
-                        Some(index) => (index, Key::Read(key)),
-                        None => {
-                            self.unknown_field(key.as_bytes())
-                                .map_err(|e| e.in_field(key.as_bytes()))?;
-                            continue;
-                        }
-                    }
-                }
-            };
-            let result = if seen.insert(index) {
-                field(self, index)
-            } else {
-                Err(self.duplicate("duplicate field".into()))
-            };
-            if let Err(e) = result {
-                return Err(e.in_field(key.name()));
-            }
-            next = index + 1;
-        }
-        self.leave();
-        Ok(seen)
     }
 
     /// Marks a field as read, failing if it was read before in this object.
@@ -1045,15 +962,6 @@ enum Special {
     NegInfinity,
 }
 
-/// Messages with at most this many fields try each key in turn when keys
-/// come out of order (see [`Decoder::read_fields`]). Trying 20 keys still
-/// costs less than reading the key and matching it by name: with 32 here
-/// rather than 16, the shuffled order batch of the benchmarks (whose `Order`
-/// has 20 fields) takes 1.84 rather than 1.91 million instructions. A hash
-/// table of keys built at compile time was tried too: slower on the small
-/// and medium payloads, no faster on the order batch.
-const SCAN_KEYS: usize = 32;
-
 /// The values of the keys a map holds already are read into their memory
 /// (see `Decoder::map_reusing`) when it holds at most this many entries; a
 /// larger one is emptied first when values replace, and merged into by
@@ -1100,90 +1008,6 @@ impl KeysRead {
     fn same<K: MapKey>(r: &Reader<'_>, at: usize, key: &K::Lookup) -> bool {
         r.string_at(at)
             .is_ok_and(|text| K::with_lookup(&text, |read| read == key) == Ok(true))
-    }
-}
-
-/// One field's keys for [`Decoder::read_fields`]: its JSON name and its
-/// proto name, each quoted and followed by a colon, as the encoder writes them.
-pub type FieldKeys = (&'static [u8], &'static [u8]);
-
-/// `FieldKeys` made at run time, for [`Decoder::read_fields_owned`].
-pub type OwnedFieldKeys = (Box<[u8]>, Box<[u8]>);
-
-/// The key of a member being read, for error paths.
-enum Key<'k, 'a> {
-    /// Matched speculatively: one of the field's keys.
-    Known(&'k [u8]),
-    /// Read from the input.
-    Read(Cow<'a, str>),
-}
-
-impl Key<'_, '_> {
-    /// The key's text, without quotes or colon.
-    fn name(&self) -> &[u8] {
-        match self {
-            Key::Known(key) => &key[1..key.len() - 2],
-            Key::Read(key) => key.as_bytes(),
-        }
-    }
-}
-
-/// The fields read so far in one object, by index: a bit each, in one word
-/// for the first 64 fields, on the heap (only for larger messages) after.
-/// [`Decoder::read_fields`] returns it, and generated code resets the fields
-/// it does not hold when values replace. Part of the contract with generated code.
-pub struct Seen {
-    first: u64,
-    rest: Vec<u64>,
-}
-
-impl Seen {
-    /// An empty set for a message of `fields` fields.
-    #[inline]
-    fn new(fields: usize) -> Self {
-        let rest = if fields > 64 {
-            vec![0; (fields - 64).div_ceil(64)]
-        } else {
-            Vec::new()
-        };
-        Seen { first: 0, rest }
-    }
-
-    /// Whether the field at `index` was read.
-    #[inline]
-    pub fn contains(&self, index: usize) -> bool {
-        let (word, bit) = match index.checked_sub(64) {
-            None => (self.first, index),
-            Some(i) => (self.rest[i / 64], i % 64),
-        };
-        word & 1 << bit != 0
-    }
-
-    /// Resets `field`, the field at `index`, unless the object held it.
-    #[inline]
-    pub fn reset<T: Reset>(&self, index: usize, field: &mut T) {
-        reset_unless(self.contains(index), field);
-    }
-
-    /// [`reset`](Self::reset) for a field that holds a message directly.
-    #[inline]
-    pub fn reset_message<M: Default>(&self, index: usize, field: &mut M) {
-        if !self.contains(index) {
-            *field = M::default();
-        }
-    }
-
-    /// Adds `index`; false if it was already there.
-    #[inline]
-    fn insert(&mut self, index: usize) -> bool {
-        let (word, bit) = match index.checked_sub(64) {
-            None => (&mut self.first, index),
-            Some(i) => (&mut self.rest[i / 64], i % 64),
-        };
-        let mask = 1u64 << bit;
-        let new = *word & mask == 0;
-        *word |= mask;
-        new
     }
 }
 
@@ -1267,75 +1091,4 @@ pub fn decode_with<'a>(
     let mut decoder = Decoder::new(json, *opts);
     read(&mut decoder)?;
     decoder.finish()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Reads `json` as an object of three fields (`a`, `bC`/`b_c`, `d`)
-    /// through [`Decoder::read_fields`]; returns the keys' indexes in the
-    /// order read, and the values.
-    fn read(json: &str, opts: DecodeOptions) -> Result<Vec<(usize, i32)>, Error> {
-        let mut d = Decoder::new(json.as_bytes(), opts);
-        let mut got = Vec::new();
-        d.read_fields(
-            &[
-                (b"\"a\":", b"\"a\":"),
-                (b"\"bC\":", b"\"b_c\":"),
-                (b"\"d\":", b"\"d\":"),
-            ],
-            |key| match key {
-                b"a" => Some(0),
-                b"bC" | b"b_c" => Some(1),
-                b"d" => Some(2),
-                _ => None,
-            },
-            |d, field| {
-                got.push((field, d.read_i32()?));
-                Ok(())
-            },
-        )?;
-        d.finish()?;
-        Ok(got)
-    }
-
-    fn ok(json: &str) -> Vec<(usize, i32)> {
-        read(json, DecodeOptions::new()).unwrap()
-    }
-
-    fn err(json: &str) -> String {
-        read(json, DecodeOptions::new()).unwrap_err().to_string()
-    }
-
-    #[test]
-    fn every_spelling_and_order_of_keys_reads_the_same() {
-        let want = vec![(0, 1), (1, 2), (2, 3)];
-        assert_eq!(ok(r#"{"a":1,"bC":2,"d":3}"#), want);
-        assert_eq!(ok(r#"{"a":1,"b_c":2,"d":3}"#), want);
-        assert_eq!(ok(" { \"a\" : 1 ,\n\"bC\"\t:2 , \"d\":3 } "), want);
-        assert_eq!(ok(r#"{"\u0061":1,"b\u0043":2,"d":3}"#), want);
-        assert_eq!(ok(r#"{"d":3,"bC":2,"a":1}"#), [(2, 3), (1, 2), (0, 1)]);
-        assert_eq!(ok(r#"{"d":3,"a":1}"#), [(2, 3), (0, 1)]);
-        assert_eq!(ok("{}"), []);
-    }
-
-    #[test]
-    fn duplicates_unknown_keys_and_syntax_are_errors() {
-        assert!(err(r#"{"a":1,"a":2}"#).contains("duplicate field at `a`"));
-        assert!(err(r#"{"bC":1,"b_c":2}"#).contains("duplicate field at `b_c`"));
-        assert!(err(r#"{"a":1,"zz":2}"#).contains("unknown field at `zz`"));
-        // Keys the speculation half-matches are read in full.
-        assert!(err(r#"{"a":1,"bCx":2}"#).contains("unknown field at `bCx`"));
-        assert!(err(r#"{"a":1,"b":2}"#).contains("unknown field at `b`"));
-        assert!(err(r#"{"a":1,}"#).contains("trailing comma"));
-        assert!(err(r#"{"a":1 "d":2}"#).contains("expected ',' or '}'"));
-        assert!(err(r#"{"a" 1}"#).contains("expected ':'"));
-        assert!(err(r#"{"a":1"#).contains("expected ',' or '}'"));
-        assert!(err(r#"{"a":"x"}"#).contains("at `a`"));
-        assert!(err(r#"{"a":1,"bC":"x"}"#).contains("at `bC`"));
-        let opts = DecodeOptions::new().ignore_unknown_fields(true);
-        let got = read(r#"{"zz":[1,{"q":2}],"a":1,"yy":null}"#, opts).unwrap();
-        assert_eq!(got, [(0, 1)]);
-    }
 }
