@@ -120,17 +120,63 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// In pretty-printed JSON, where the next token starts: after a comma
-    /// at the cursor (when `comma_allowed` and there is one), a line break
-    /// and an indentation of spaces; with whether a comma was passed.
-    /// `None` without a line break there, or with the indentation running
-    /// into the input's last sixteen bytes (the general path reads those).
+    /// In pretty-printed JSON, where the next member (`OBJECT`) or element
+    /// starts: after a comma at `pos` when `after_value` (one is then due),
+    /// a line break and an indentation of spaces, then a key (or value) or
+    /// the closing brace (bracket), which no comma may precede. Packed as
+    /// `next << 1 | more`: `next` is the offset of the key (value), or the
+    /// offset past the closing brace (`more` false). 0 for anything else
+    /// (other whitespace, errors, an indentation running into the input's
+    /// last bytes), which the general path reads.
+    #[inline(never)]
+    fn pretty_next<const OBJECT: bool>(input: &[u8], pos: usize, after_value: bool) -> usize {
+        let comma = after_value && input.get(pos) == Some(&b',');
+        let at = pos + usize::from(comma);
+        match input.get(at..).and_then(scan::line_indent) {
+            Some(31) => Self::pretty_next_deep::<OBJECT>(input, at, comma, after_value),
+            Some(indent) => {
+                Self::pretty_token::<OBJECT>(input, at + 1 + indent, comma, after_value)
+            }
+            None => 0,
+        }
+    }
+
+    /// [`pretty_next`](Self::pretty_next) where the indentation at `at`
+    /// (the line break) is longer than its first 32 bytes tested: the rest
+    /// counted in blocks, out of the common path's way (a tail call).
+    #[cold]
+    #[inline(never)]
+    fn pretty_next_deep<const OBJECT: bool>(
+        input: &[u8],
+        at: usize,
+        comma: bool,
+        after_value: bool,
+    ) -> usize {
+        match scan::spaces_len(&input[at + 32..]) {
+            Some(rest) => Self::pretty_token::<OBJECT>(input, at + 32 + rest, comma, after_value),
+            None => 0,
+        }
+    }
+
+    /// The end of [`pretty_next`](Self::pretty_next): what the token at
+    /// `next`, after the indentation, means.
     #[inline(always)]
-    fn after_line_break(&self, comma_allowed: bool) -> Option<(usize, bool)> {
-        let comma = comma_allowed && self.input.get(self.pos) == Some(&b',');
-        let at = self.pos + usize::from(comma);
-        let indent = scan::line_indent(self.input.get(at..)?)?;
-        Some((at + 1 + indent, comma))
+    fn pretty_token<const OBJECT: bool>(
+        input: &[u8],
+        next: usize,
+        comma: bool,
+        after_value: bool,
+    ) -> usize {
+        let close = if OBJECT { b'}' } else { b']' };
+        match input.get(next) {
+            Some(&b)
+                if comma == after_value && (if OBJECT { b == b'"' } else { starts_element(b) }) =>
+            {
+                next << 1 | 1
+            }
+            Some(&b) if b == close && !comma => (next + 1) << 1,
+            _ => 0,
+        }
     }
 
     /// Skips whitespace and classifies the value that starts next.
@@ -226,25 +272,24 @@ impl<'a> Reader<'a> {
         Ok(more)
     }
 
-    /// [`next_member`](Self::next_member) with whitespace, and its errors.
-    /// Pretty-printed JSON (a line break and an indentation before the key
-    /// or the closing brace, after the comma if one is due) is read here;
-    /// anything else by [`next_member_general`](Self::next_member_general),
-    /// kept apart so that this path needs few registers.
-    #[inline(never)]
+    /// [`next_member`](Self::next_member) with whitespace, and its errors:
+    /// pretty-printed JSON read by [`pretty_next`](Self::pretty_next), any
+    /// other by [`next_member_general`](Self::next_member_general). Inlined
+    /// into every field of generated code: the call it makes there passes
+    /// and returns plain integers in registers, no memory.
+    #[inline(always)]
     fn next_member_slow(&mut self, first: &mut bool) -> Result<(bool, usize), Error> {
-        if let Some((next, comma)) = self.after_line_break(!*first) {
-            match self.input.get(next) {
-                Some(b'"') if comma || *first => {
-                    *first = false;
-                    return Ok((true, next));
-                }
-                Some(b'}') if !comma => return Ok((false, next + 1)),
-                _ => {}
+        match Self::pretty_next::<true>(self.input, self.pos, !*first) {
+            0 => {
+                let more = self.next_member_general(first)?;
+                Ok((more, self.pos))
+            }
+            packed => {
+                let more = packed & 1 != 0;
+                *first &= !more;
+                Ok((more, packed >> 1))
             }
         }
-        let more = self.next_member_general(first)?;
-        Ok((more, self.pos))
     }
 
     /// [`next_member`](Self::next_member) with any whitespace, and its errors.
@@ -387,28 +432,18 @@ impl<'a> Reader<'a> {
         self.next_element_slow(first)
     }
 
-    /// [`next_element`](Self::next_element) with whitespace, and its errors.
-    /// Pretty-printed JSON (a line break and an indentation before the
-    /// value or the closing bracket, after the comma if one is due) is read
-    /// here; anything else by [`next_element_general`](Self::next_element_general).
+    /// [`next_element`](Self::next_element) with whitespace, and its errors,
+    /// as [`next_member_slow`](Self::next_member_slow) for members.
     #[inline(never)]
     fn next_element_slow(&mut self, first: &mut bool) -> Result<bool, Error> {
-        if let Some((next, comma)) = self.after_line_break(!*first) {
-            match self.input.get(next) {
-                Some(b']') if !comma => {
-                    *first = false;
-                    self.pos = next + 1;
-                    return Ok(false);
-                }
-                Some(&b) if (comma || *first) && starts_element(b) => {
-                    *first = false;
-                    self.pos = next;
-                    return Ok(true);
-                }
-                _ => {}
+        match Self::pretty_next::<false>(self.input, self.pos, !*first) {
+            0 => self.next_element_general(first),
+            packed => {
+                *first = false;
+                self.pos = packed >> 1;
+                Ok(packed & 1 != 0)
             }
         }
-        self.next_element_general(first)
     }
 
     /// [`next_element`](Self::next_element) with any whitespace, and its errors.
@@ -977,8 +1012,9 @@ mod tests {
     /// indentation around a key, a value and the closing bracket.
     #[test]
     fn line_breaks_are_read_as_whitespace() {
+        let (mut shallow, mut deep) = (0, 0);
         let mut gaps = vec![String::new(), " ".into(), "\t".into(), "\r\n ".into()];
-        for spaces in [0, 1, 2, 15, 16, 17, 31, 32, 33, 40] {
+        for spaces in [0, 1, 2, 15, 16, 17, 30, 31, 32, 33, 40, 64] {
             gaps.push(format!("\n{}", " ".repeat(spaces)));
             gaps.push(format!("\n{}\t", " ".repeat(spaces)));
             gaps.push(format!("\n{}\n", " ".repeat(spaces)));
@@ -986,29 +1022,43 @@ mod tests {
         for gap in &gaps {
             for comma in ["", ","] {
                 for next in ["\"k\":1", "}", "]", "1", "{", "x", ""] {
-                    let json = format!("{comma}{gap}{next}");
-                    for first in [false, true] {
-                        let run = |slow: bool, member: bool| {
-                            let mut r = Reader::new(json.as_bytes());
-                            let mut f = first;
-                            let result = match (member, slow) {
-                                (true, true) => r.next_member_slow(&mut f).map(|(more, pos)| {
-                                    r.pos = pos;
-                                    more
-                                }),
-                                (true, false) => r.next_member_general(&mut f),
-                                (false, true) => r.next_element_slow(&mut f),
-                                (false, false) => r.next_element_general(&mut f),
+                    // Unpadded, and padded past the 32 bytes the pretty path tests.
+                    for pad in ["", &" ".repeat(40)] {
+                        let json = format!("{comma}{gap}{next}{pad}");
+                        for first in [false, true] {
+                            let run = |slow: bool, member: bool| {
+                                let mut r = Reader::new(json.as_bytes());
+                                let mut f = first;
+                                let result = match (member, slow) {
+                                    (true, true) => {
+                                        r.next_member_slow(&mut f).map(|(more, pos)| {
+                                            r.pos = pos;
+                                            more
+                                        })
+                                    }
+                                    (true, false) => r.next_member_general(&mut f),
+                                    (false, true) => r.next_element_slow(&mut f),
+                                    (false, false) => r.next_element_general(&mut f),
+                                };
+                                (result.map_err(|e| e.to_string()), r.offset(), f)
                             };
-                            (result.map_err(|e| e.to_string()), r.offset(), f)
-                        };
-                        for member in [true, false] {
-                            assert_eq!(run(true, member), run(false, member), "{json:?} {first}");
+                            for member in [true, false] {
+                                assert_eq!(
+                                    run(true, member),
+                                    run(false, member),
+                                    "{json:?} {first}"
+                                );
+                            }
+                            let pretty = Reader::pretty_next::<true>(json.as_bytes(), 0, !first);
+                            deep += usize::from(pretty != 0 && gap.len() > 32);
+                            shallow += usize::from(pretty != 0 && gap.len() <= 32);
                         }
                     }
                 }
             }
         }
+        // Both the pretty path and its deep continuation were taken.
+        assert!(shallow > 0 && deep > 0, "{shallow} {deep}");
     }
 
     #[test]

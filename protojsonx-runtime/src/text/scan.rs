@@ -95,27 +95,30 @@ pub(crate) fn plain_ascii_prefix(bytes: &[u8]) -> &str {
 }
 
 /// Length of the run of spaces that starts `bytes`, counted sixteen bytes
-/// at a time: the indentation of a line of pretty-printed JSON. `None` when
-/// the run reaches the last sixteen bytes, which are left to the caller's
-/// general path: no byte loop here, so that the pretty path stays small.
+/// at a time: the rest of the indentation of a line of pretty-printed JSON
+/// nested more than fifteen levels deep. `None` when the run reaches the
+/// last sixteen bytes, which are left to the caller's general path: no
+/// byte loop here.
 #[inline(always)]
 pub(crate) fn spaces_len(bytes: &[u8]) -> Option<usize> {
     first_flag_in_blocks(bytes, non_spaces).ok()
 }
 
 /// The indentation of the line that `bytes` breaks to: with a line break
-/// first, the length of the run of spaces after it, the break and the
-/// first block of indentation tested in one compare. `None` without a line
-/// break, or when the run reaches the last sixteen bytes, as for
-/// [`spaces_len`].
+/// first, the length of the run of spaces after it, up to 31 (fifteen
+/// nesting levels of two spaces), tested in two compares without a loop.
+/// `Some(31)` says the run may go on ([`spaces_len`] continues it after
+/// the 32 bytes tested). `None` without a line break or with fewer than 32
+/// bytes.
 #[inline(always)]
 pub(crate) fn line_indent(bytes: &[u8]) -> Option<usize> {
-    let first = bytes.get(..16)?;
-    let hits = not_line_start(first.try_into().expect("16 bytes"));
-    // The first byte that differs; 16 when the whole block is a line start.
-    match (hits | 1 << 16).trailing_zeros() as usize {
+    let first = bytes.get(..32)?;
+    let (start, rest) = first.split_at(16);
+    let hits = u64::from(not_line_start(start.try_into().expect("16 bytes")))
+        | u64::from(non_spaces(rest.try_into().expect("16 bytes"))) << 16;
+    // The first byte that differs; 32 when both blocks are a line start.
+    match (hits | 1 << 32).trailing_zeros() as usize {
         0 => None,
-        16 => Some(15 + spaces_len(&bytes[16..])?),
         stop => Some(stop - 1),
     }
 }
@@ -432,7 +435,7 @@ mod tests {
 
     #[test]
     fn line_indent_agrees_with_the_byte_loop() {
-        for len in 0..50 {
+        for len in 0..70 {
             for pos in 0..=len {
                 for b in 0..=255u8 {
                     let mut bytes = vec![b' '; len];
@@ -452,9 +455,9 @@ mod tests {
                             continue;
                         }
                     };
-                    // Counted when a whole block ends after the run.
-                    let counted = len >= 16 && (want + 1) / 16 * 16 + 16 <= len;
-                    assert_eq!(line_indent(&bytes), counted.then_some(want), "{bytes:?}");
+                    // Counted in the first 32 bytes, 31 meaning "31 or more".
+                    let counted = (len >= 32).then_some(want.min(31));
+                    assert_eq!(line_indent(&bytes), counted, "{bytes:?}");
                 }
             }
         }
