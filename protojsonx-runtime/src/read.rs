@@ -130,9 +130,13 @@ impl<'a> Reader<'a> {
     /// last bytes), which the general path reads.
     #[inline(never)]
     fn pretty_next<const OBJECT: bool>(input: &[u8], pos: usize, after_value: bool) -> usize {
-        let comma = after_value && input.get(pos) == Some(&b',');
+        // The comma and the 32 bytes `line_indent` tests, bounds checked once.
+        let Some(window) = input.get(pos..pos + 33) else {
+            return 0;
+        };
+        let comma = after_value & (window[0] == b',');
         let at = pos + usize::from(comma);
-        match input.get(at..).and_then(scan::line_indent) {
+        match scan::line_indent(&window[usize::from(comma)..]) {
             Some(31) => Self::pretty_next_deep::<OBJECT>(input, at, comma, after_value),
             Some(indent) => {
                 Self::pretty_token::<OBJECT>(input, at + 1 + indent, comma, after_value)

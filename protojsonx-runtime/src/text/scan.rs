@@ -114,10 +114,10 @@ pub(crate) fn spaces_len(bytes: &[u8]) -> Option<usize> {
 pub(crate) fn line_indent(bytes: &[u8]) -> Option<usize> {
     let first = bytes.get(..32)?;
     let (start, rest) = first.split_at(16);
-    let hits = u64::from(not_line_start(start.try_into().expect("16 bytes")))
-        | u64::from(non_spaces(rest.try_into().expect("16 bytes"))) << 16;
+    let line_start = same(start.try_into().expect("16 bytes"), &LINE_START)
+        | same(rest.try_into().expect("16 bytes"), &SPACES) << 16;
     // The first byte that differs; 32 when both blocks are a line start.
-    match (hits | 1 << 32).trailing_zeros() as usize {
+    match (!line_start).trailing_zeros() as usize {
         0 => None,
         stop => Some(stop - 1),
     }
@@ -153,17 +153,17 @@ fn non_spaces(chunk: &[u8; 16]) -> u32 {
 }
 
 /// One bit per byte of `chunk`, lowest first: set where it differs from
-/// [`LINE_START`].
-#[inline(always)]
-fn not_line_start(chunk: &[u8; 16]) -> u32 {
-    differs(chunk, &LINE_START)
-}
-
-/// One bit per byte of `chunk`, lowest first: set where it differs from
 /// the byte of `pattern` at the same place.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn differs(chunk: &[u8; 16], pattern: &[u8; 16]) -> u32 {
+    !same(chunk, pattern) & 0xffff
+}
+
+/// One bit per byte of `chunk`, lowest first: set where it equals the
+/// byte of `pattern` at the same place; the upper sixteen bits clear.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn same(chunk: &[u8; 16], pattern: &[u8; 16]) -> u32 {
     use std::arch::x86_64::{_mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8};
     // SAFETY: SSE2 is part of x86_64; the loads read the 16 bytes of
     // `chunk` and of `pattern`.
@@ -172,19 +172,19 @@ fn differs(chunk: &[u8; 16], pattern: &[u8; 16]) -> u32 {
         let want = _mm_loadu_si128(pattern.as_ptr().cast());
         _mm_movemask_epi8(_mm_cmpeq_epi8(v, want))
     };
-    !(same as u32) & 0xffff
+    same as u32
 }
 
-/// One bit per byte of `chunk`, lowest first: set where it differs from
-/// the byte of `pattern` at the same place.
+/// One bit per byte of `chunk`, lowest first: set where it equals the
+/// byte of `pattern` at the same place; the upper sixteen bits clear.
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
-fn differs(chunk: &[u8; 16], pattern: &[u8; 16]) -> u32 {
+fn same(chunk: &[u8; 16], pattern: &[u8; 16]) -> u32 {
     chunk
         .iter()
         .zip(pattern)
         .enumerate()
-        .fold(0, |m, (i, (b, want))| m | (u32::from(b != want) << i))
+        .fold(0, |m, (i, (b, want))| m | (u32::from(b == want) << i))
 }
 
 /// The eight bytes of `b` from `at`, as a little-endian word.
