@@ -1054,8 +1054,10 @@ mod tests {
                                 );
                             }
                             let pretty = Reader::pretty_next::<true>(json.as_bytes(), 0, !first);
-                            deep += usize::from(pretty != 0 && gap.len() > 32);
-                            shallow += usize::from(pretty != 0 && gap.len() <= 32);
+                            // 31 spaces or more continue in `pretty_next_deep`.
+                            let indent = gap.bytes().skip(1).take_while(|&b| b == b' ').count();
+                            deep += usize::from(pretty != 0 && indent >= 31);
+                            shallow += usize::from(pretty != 0 && indent < 31);
                         }
                     }
                 }
