@@ -128,21 +128,36 @@ impl<'a> Reader<'a> {
     /// offset past the closing brace (`more` false). 0 for anything else
     /// (other whitespace, errors, an indentation running into the input's
     /// last bytes), which the general path reads.
-    #[inline(never)]
+    ///
+    /// Inlined into [`pretty_member`](Self::pretty_member), the leaf
+    /// function the member path calls, and into the element path's glue.
+    #[inline(always)]
     fn pretty_next<const OBJECT: bool>(input: &[u8], pos: usize, after_value: bool) -> usize {
-        // The comma and the 32 bytes `line_indent` tests, bounds checked once.
-        let Some(window) = input.get(pos..pos + 33) else {
+        // The comma, the 32 bytes of line break and indentation tested and
+        // the byte after them, bounds checked once: no offset computed
+        // below can leave the window.
+        let Some(window) = input.get(pos..).and_then(<[u8]>::first_chunk::<34>) else {
             return 0;
         };
         let comma = after_value & (window[0] == b',');
-        let at = pos + usize::from(comma);
-        match scan::line_indent(&window[usize::from(comma)..]) {
-            Some(31) => Self::pretty_next_deep::<OBJECT>(input, at, comma, after_value),
-            Some(indent) => {
-                Self::pretty_token::<OBJECT>(input, at + 1 + indent, comma, after_value)
+        let at = usize::from(comma);
+        let lines = window[at..at + 32].try_into().expect("32 bytes");
+        match scan::line_indent_end(lines) {
+            0 => 0,
+            32 => Self::pretty_next_deep::<OBJECT>(input, pos + at, comma, after_value),
+            end => {
+                Self::pretty_token::<OBJECT>(window[at + end], pos + at + end, comma, after_value)
             }
-            None => 0,
         }
+    }
+
+    /// [`pretty_next`](Self::pretty_next) for members: a leaf function
+    /// that takes and returns integers in registers, so that the call
+    /// [`next_member_slow`](Self::next_member_slow) inlines into every
+    /// field of generated code stays small.
+    #[inline(never)]
+    fn pretty_member(input: &[u8], pos: usize, after_value: bool) -> usize {
+        Self::pretty_next::<true>(input, pos, after_value)
     }
 
     /// [`pretty_next`](Self::pretty_next) where the indentation at `at`
@@ -156,30 +171,32 @@ impl<'a> Reader<'a> {
         comma: bool,
         after_value: bool,
     ) -> usize {
-        match scan::spaces_len(&input[at + 32..]) {
-            Some(rest) => Self::pretty_token::<OBJECT>(input, at + 32 + rest, comma, after_value),
+        let Some(rest) = scan::spaces_len(&input[at + 32..]) else {
+            return 0;
+        };
+        let next = at + 32 + rest;
+        match input.get(next) {
+            Some(&b) => Self::pretty_token::<OBJECT>(b, next, comma, after_value),
             None => 0,
         }
     }
 
-    /// The end of [`pretty_next`](Self::pretty_next): what the token at
-    /// `next`, after the indentation, means.
+    /// The end of [`pretty_next`](Self::pretty_next): what `b`, the token
+    /// at `next` after the indentation, means.
     #[inline(always)]
     fn pretty_token<const OBJECT: bool>(
-        input: &[u8],
+        b: u8,
         next: usize,
         comma: bool,
         after_value: bool,
     ) -> usize {
         let close = if OBJECT { b'}' } else { b']' };
-        match input.get(next) {
-            Some(&b)
-                if comma == after_value && (if OBJECT { b == b'"' } else { starts_element(b) }) =>
-            {
-                next << 1 | 1
-            }
-            Some(&b) if b == close && !comma => (next + 1) << 1,
-            _ => 0,
+        if comma == after_value && (if OBJECT { b == b'"' } else { starts_element(b) }) {
+            next << 1 | 1
+        } else if b == close && !comma {
+            (next + 1) << 1
+        } else {
+            0
         }
     }
 
@@ -277,13 +294,13 @@ impl<'a> Reader<'a> {
     }
 
     /// [`next_member`](Self::next_member) with whitespace, and its errors:
-    /// pretty-printed JSON read by [`pretty_next`](Self::pretty_next), any
+    /// pretty-printed JSON read by [`pretty_member`](Self::pretty_member), any
     /// other by [`next_member_general`](Self::next_member_general). Inlined
     /// into every field of generated code: the call it makes there passes
     /// and returns plain integers in registers, no memory.
     #[inline(always)]
     fn next_member_slow(&mut self, first: &mut bool) -> Result<(bool, usize), Error> {
-        match Self::pretty_next::<true>(self.input, self.pos, !*first) {
+        match Self::pretty_member(self.input, self.pos, !*first) {
             0 => {
                 let more = self.next_member_general(first)?;
                 Ok((more, self.pos))
@@ -322,8 +339,14 @@ impl<'a> Reader<'a> {
     /// each field's in turn (see [`scan::key_head`]).
     #[inline(always)]
     pub(crate) fn head(&self) -> u64 {
-        match self.input.get(self.pos..self.pos + 8) {
-            Some(bytes) => scan::word(bytes, 0),
+        // Sliced from the cursor first: one bounds check less than
+        // `get(pos..pos + 8)`, whose end could overflow.
+        match self
+            .input
+            .get(self.pos..)
+            .and_then(<[u8]>::first_chunk::<8>)
+        {
+            Some(bytes) => u64::from_le_bytes(*bytes),
             None => scan::key_head(&self.input[self.pos..]).0,
         }
     }

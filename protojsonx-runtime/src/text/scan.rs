@@ -104,23 +104,18 @@ pub(crate) fn spaces_len(bytes: &[u8]) -> Option<usize> {
     first_flag_in_blocks(bytes, non_spaces).ok()
 }
 
-/// The indentation of the line that `bytes` breaks to: with a line break
-/// first, the length of the run of spaces after it, up to 31 (fifteen
-/// nesting levels of two spaces), tested in two compares without a loop.
-/// `Some(31)` says the run may go on ([`spaces_len`] continues it after
-/// the 32 bytes tested). `None` without a line break or with fewer than 32
-/// bytes.
+/// Where the line break and indentation that start `bytes` end: the
+/// offset of the first byte after them (1 + the number of spaces), found
+/// in two compares without a loop. 0 when `bytes` does not start with a
+/// line break; 32 when all of it is the line break and spaces, and the run
+/// may go on ([`spaces_len`] continues it after the 32 bytes tested).
 #[inline(always)]
-pub(crate) fn line_indent(bytes: &[u8]) -> Option<usize> {
-    let first = bytes.get(..32)?;
-    let (start, rest) = first.split_at(16);
+pub(crate) fn line_indent_end(bytes: &[u8; 32]) -> usize {
+    let (start, rest) = bytes.split_at(16);
     let line_start = same(start.try_into().expect("16 bytes"), &LINE_START)
         | same(rest.try_into().expect("16 bytes"), &SPACES) << 16;
     // The first byte that differs; 32 when both blocks are a line start.
-    match (!line_start).trailing_zeros() as usize {
-        0 => None,
-        stop => Some(stop - 1),
-    }
+    line_start.trailing_ones() as usize
 }
 
 /// The scan of whole 16-byte blocks behind [`spaces_len`] and [`run_len`]:
@@ -434,31 +429,21 @@ mod tests {
     }
 
     #[test]
-    fn line_indent_agrees_with_the_byte_loop() {
-        for len in 0..70 {
-            for pos in 0..=len {
-                for b in 0..=255u8 {
-                    let mut bytes = vec![b' '; len];
-                    if len > 0 {
-                        bytes[0] = b'\n';
-                    }
-                    if pos < len {
-                        bytes[pos] = b;
-                    }
-                    let want = match bytes.first() {
-                        Some(b'\n') => {
-                            let run = bytes[1..].iter().position(|&b| b != b' ');
-                            run.unwrap_or(len - 1)
-                        }
-                        _ => {
-                            assert_eq!(line_indent(&bytes), None, "{bytes:?}");
-                            continue;
-                        }
-                    };
-                    // Counted in the first 32 bytes, 31 meaning "31 or more".
-                    let counted = (len >= 32).then_some(want.min(31));
-                    assert_eq!(line_indent(&bytes), counted, "{bytes:?}");
-                }
+    fn line_indent_end_agrees_with_the_byte_loop() {
+        for pos in 0..32 {
+            for b in 0..=255u8 {
+                let mut bytes = [b' '; 32];
+                bytes[0] = b'\n';
+                bytes[pos] = b;
+                let want = match bytes[0] {
+                    b'\n' => bytes
+                        .iter()
+                        .skip(1)
+                        .position(|&b| b != b' ')
+                        .map_or(32, |run| run + 1),
+                    _ => 0,
+                };
+                assert_eq!(line_indent_end(&bytes), want, "{bytes:?}");
             }
         }
     }
