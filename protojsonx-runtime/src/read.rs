@@ -126,8 +126,8 @@ impl<'a> Reader<'a> {
     /// the closing brace (bracket), which no comma may precede. Packed as
     /// `next << 1 | more`: `next` is the offset of the key (value), or the
     /// offset past the closing brace (`more` false). 0 for anything else
-    /// (other whitespace, errors, an indentation running into the input's
-    /// last bytes), which the general path reads.
+    /// (other whitespace, errors, fewer than 34 bytes left, as on the
+    /// input's last lines), which the general path reads.
     ///
     /// Inlined into [`pretty_member`](Self::pretty_member), the leaf
     /// function the member path calls, and into the element path's glue.
