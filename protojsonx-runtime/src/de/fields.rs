@@ -3,6 +3,7 @@
 //! of order, unknown keys and duplicate fields handled apart.
 
 use std::borrow::Cow;
+use std::marker::PhantomData;
 
 use super::Decoder;
 use crate::error::Error;
@@ -45,7 +46,8 @@ impl<'a> Decoder<'a> {
             pass_start: self.r.offset(),
             current: 0,
             spelling: Spelling::Json,
-            read: Cow::Borrowed(""),
+            read_at: 0,
+            input: PhantomData,
         })
     }
 
@@ -243,8 +245,13 @@ pub struct Fields<'a> {
     current: usize,
     /// How that key was spelled.
     spelling: Spelling,
-    /// The key `out_of_order` read last, for [`Spelling::Read`].
-    read: Cow<'a, str>,
+    /// Where the key `out_of_order` read last begins, for
+    /// [`Spelling::Read`]: read again only for an error's path, so that
+    /// `Fields` holds plain integers (and lives in registers).
+    read_at: usize,
+    /// The input those offsets are into: a `Fields` is used with the
+    /// decoder that made it.
+    input: PhantomData<&'a [u8]>,
 }
 
 /// The spelling of a field's key in the input.
@@ -304,14 +311,14 @@ impl<'a> Fields<'a> {
         read: Result<(), Error>,
     ) -> Result<bool, Error> {
         if let Err(e) = read {
-            return Err(self.path(e));
+            return Err(self.path(d, e));
         }
         let progress = d.r.offset() != self.pass_start;
         self.after_value(d)?;
         if self.at == AT_KEY && !progress {
             match out_of_order(d, self.lookup)? {
-                Some((index, key)) => {
-                    (self.at, self.spelling, self.read) = (index, Spelling::Read, key);
+                Some((index, at)) => {
+                    (self.at, self.spelling, self.read_at) = (index, Spelling::Read, at);
                 }
                 None => self.at = AT_END,
             }
@@ -363,39 +370,50 @@ impl<'a> Fields<'a> {
     /// `e`, an error of a pass, with the key of the field whose value was
     /// being read added to its path.
     #[inline(always)]
-    fn path(&self, e: Error) -> Error {
+    fn path(&self, d: &Decoder<'a>, e: Error) -> Error {
         if self.at != IN_VALUE {
             return e;
         }
-        in_field(e, self.keys[self.current], self.spelling, &self.read)
+        in_field(e, self.keys[self.current], self.spelling, d, self.read_at)
     }
 }
 
 /// `e` with the key of the field whose value it is about added to its
-/// path, spelled as the input spelled it.
+/// path, spelled as the input spelled it (for a key that was read, the
+/// key at `read_at` in `d`'s input, read again).
 #[cold]
-fn in_field(e: Error, (json, proto): FieldKeys, spelling: Spelling, read: &str) -> Error {
+fn in_field(
+    e: Error,
+    (json, proto): FieldKeys,
+    spelling: Spelling,
+    d: &Decoder<'_>,
+    read_at: usize,
+) -> Error {
     match spelling {
         Spelling::Json => e.in_field(unquote(json)),
         Spelling::Proto => e.in_field(unquote(proto)),
-        Spelling::Read => e.in_field(read.as_bytes()),
+        Spelling::Read => match d.r.string_at(read_at) {
+            Ok(key) => e.in_field(key.as_bytes()),
+            Err(_) => e,
+        },
     }
 }
 
 /// After a pass that left a key unmatched at the cursor: reads that key,
 /// skipping unknown keys and their values, and returns the index of its
-/// field with the key as read; `None` at the end of the object. A plain
+/// field and where its key begins; `None` at the end of the object. A plain
 /// ASCII key is taken as it stands and matched by `lookup` (a `match` on
 /// its length, then its bytes), without trying each field's key in turn.
 #[inline(never)]
-fn out_of_order<'a>(
-    d: &mut Decoder<'a>,
+fn out_of_order(
+    d: &mut Decoder<'_>,
     lookup: fn(&[u8]) -> Option<usize>,
-) -> Result<Option<(usize, Cow<'a, str>)>, Error> {
+) -> Result<Option<(usize, usize)>, Error> {
     loop {
+        let at = d.r.offset();
         let key = d.r.map_key()?;
         if let Some(index) = lookup(key.as_bytes()) {
-            return Ok(Some((index, key)));
+            return Ok(Some((index, at)));
         }
         d.unknown_field(key.as_bytes())
             .map_err(|e| e.in_field(key.as_bytes()))?;
@@ -530,6 +548,7 @@ mod tests {
         assert!(err(r#"{"a":1,"bC":"x"}"#).contains("at `bC`"));
         assert!(err(r#"{"d":1,"b_c":"x"}"#).contains("at `b_c`"));
         assert!(err(r#"{"d":1,"b\u005fc":"x"}"#).contains("at `b_c`"));
+        assert!(err("{\"d\":1,\n  \"b\\u005fc\" : \"x\"}").contains("at `b_c`"));
         let opts = DecodeOptions::new().ignore_unknown_fields(true);
         let got = read(r#"{"zz":[1,{"q":2}],"a":1,"yy":null}"#, opts).unwrap();
         assert_eq!(got, [(0, 1)]);
