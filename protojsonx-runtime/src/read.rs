@@ -372,6 +372,18 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// [`eat_bytes`](Self::eat_bytes) for a key of more than eight bytes
+    /// whose first eight the caller matched with [`head`](Self::head).
+    #[inline(always)]
+    pub(crate) fn eat_key_rest(&mut self, key: &[u8]) -> bool {
+        if scan::rest_matches(&self.input[self.pos..], key) {
+            self.pos += key.len();
+            true
+        } else {
+            false
+        }
+    }
+
     /// Consumes the first of `keys` (JSON spellings only) the input
     /// continues with, as [`eat_bytes`](Self::eat_bytes); its index and bytes.
     #[inline]

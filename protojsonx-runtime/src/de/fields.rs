@@ -345,7 +345,7 @@ impl<'a> Fields<'a> {
             return false;
         }
         if key.len() > 8 {
-            return d.r.eat_bytes(key);
+            return d.r.eat_key_rest(key);
         }
         d.r.advance(key.len());
         true

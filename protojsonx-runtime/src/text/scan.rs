@@ -241,6 +241,26 @@ pub(crate) fn starts_with(hay: &[u8], key: &[u8]) -> bool {
     }
 }
 
+/// [`starts_with`] for a key of more than eight bytes whose first eight
+/// are known to match already (by the [`key_head`] word): only the rest is
+/// compared, in one overlapping word up to sixteen bytes.
+#[inline(always)]
+pub(crate) fn rest_matches(hay: &[u8], key: &[u8]) -> bool {
+    let n = key.len();
+    debug_assert!(n > 8);
+    if hay.len() < n {
+        return false;
+    }
+    let mut i = 8;
+    while i + 8 < n {
+        if word(hay, i) != word(key, i) {
+            return false;
+        }
+        i += 8;
+    }
+    word(hay, n - 8) == word(key, n - 8)
+}
+
 /// Length of the plain run that starts `bytes`: before the first `"`, `\`
 /// or control character, or with `ascii` byte from 0x80 up. Sixteen bytes
 /// at a time (SSE2 on x86_64) while they fit, the last sixteen overlapping
@@ -467,6 +487,28 @@ mod tests {
             }
             // A key longer than what is left never matches.
             assert!(!starts_with(&hay[..len], &hay[..len + 1]));
+        }
+    }
+
+    /// Given inputs whose first eight bytes are the key's, `rest_matches`
+    /// tells the keys they start with from those they do not, for keys of
+    /// nine to forty bytes and a difference in any byte after the eighth.
+    #[test]
+    fn rest_matches_agrees_with_the_slice_method_past_the_head() {
+        let text = b"\"aVeryLongFieldNameIndeed_withMore\":12,";
+        for len in 9..=text.len() - 3 {
+            let key = &text[..len];
+            assert!(rest_matches(text, key), "{key:?}");
+            assert!(!rest_matches(&text[..len - 1], key), "input too short");
+            for pos in 8..len {
+                let mut input = text.to_vec();
+                input[pos] ^= 0x20;
+                assert_eq!(
+                    rest_matches(&input, key),
+                    input.starts_with(key),
+                    "key {key:?} differs at {pos}"
+                );
+            }
         }
     }
 
