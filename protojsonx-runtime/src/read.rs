@@ -683,7 +683,10 @@ impl<'a> Reader<'a> {
     /// `convert` accepts it, consumes it and returns the converted value.
     /// Otherwise nothing is consumed and the general path takes over (and
     /// reports any error).
-    #[inline]
+    ///
+    /// Inlined by force into every number field (LLVM kept one shared copy
+    /// out of line): about 1% fewer instructions on Medium, Large, `order`.
+    #[inline(always)]
     pub(crate) fn plain_number<T>(
         &mut self,
         convert: impl FnOnce(&num::Plain) -> Option<T>,
