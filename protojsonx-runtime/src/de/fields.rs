@@ -2,7 +2,6 @@
 //! matched where the encoder put them, in declaration order, with keys out
 //! of order, unknown keys and duplicate fields handled apart.
 
-use std::borrow::Cow;
 use std::marker::PhantomData;
 
 use super::Decoder;
@@ -97,9 +96,10 @@ impl<'a> Decoder<'a> {
             let (index, key) = match matched {
                 Some((index, known)) => (index, Key::Known(known)),
                 None => {
+                    let at = self.r.offset();
                     let key = self.r.key()?;
                     match lookup(key.as_bytes()) {
-                        Some(index) => (index, Key::Read(key)),
+                        Some(index) => (index, Key::Read(at)),
                         None => {
                             self.unknown_field(key.as_bytes())
                                 .map_err(|e| e.in_field(key.as_bytes()))?;
@@ -114,7 +114,7 @@ impl<'a> Decoder<'a> {
                 Err(self.duplicate("duplicate field".into()))
             };
             if let Err(e) = result {
-                return Err(e.in_field(key.name()));
+                return Err(key.in_path_of(e, self));
             }
             next = index + 1;
         }
@@ -139,20 +139,25 @@ pub type FieldKeys = (&'static [u8], &'static [u8]);
 /// `FieldKeys` made at run time, for [`Decoder::read_fields_owned`].
 pub type OwnedFieldKeys = (Box<[u8]>, Box<[u8]>);
 
-/// The key of a member being read by `read_fields_owned`, for error paths.
-enum Key<'k, 'a> {
+/// The key of a member being read by `read_fields_owned`, for error paths:
+/// plain data, no drop glue, so that the loop's state stays in registers.
+enum Key<'k> {
     /// Matched speculatively: one of the field's keys.
     Known(&'k [u8]),
-    /// Read from the input.
-    Read(Cow<'a, str>),
+    /// Read from the input, where it begins (read again for an error).
+    Read(usize),
 }
 
-impl Key<'_, '_> {
-    /// The key's text, without quotes or colon.
-    fn name(&self) -> &[u8] {
+impl Key<'_> {
+    /// `e` with this key, as the input spelled it, added to its path.
+    #[cold]
+    fn in_path_of(&self, e: Error, d: &Decoder<'_>) -> Error {
         match self {
-            Key::Known(key) => unquote(key),
-            Key::Read(key) => key.as_bytes(),
+            Key::Known(key) => e.in_field(unquote(key)),
+            Key::Read(at) => match d.r.string_at(*at) {
+                Ok(key) => e.in_field(key.as_bytes()),
+                Err(_) => e,
+            },
         }
     }
 }
