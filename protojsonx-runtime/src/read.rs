@@ -364,24 +364,25 @@ impl<'a> Reader<'a> {
     /// (escapes, whitespace before the colon) is read by [`key`](Self::key).
     #[inline]
     pub(crate) fn eat_bytes(&mut self, bytes: &[u8]) -> bool {
-        if scan::starts_with(&self.input[self.pos..], bytes) {
-            self.pos += bytes.len();
-            true
-        } else {
-            false
-        }
+        let matched = scan::starts_with(&self.input[self.pos..], bytes);
+        self.eat_if(matched, bytes.len())
     }
 
     /// [`eat_bytes`](Self::eat_bytes) for a key of more than eight bytes
     /// whose first eight the caller matched with [`head`](Self::head).
     #[inline(always)]
     pub(crate) fn eat_key_rest(&mut self, key: &[u8]) -> bool {
-        if scan::rest_matches(&self.input[self.pos..], key) {
-            self.pos += key.len();
-            true
-        } else {
-            false
+        let matched = scan::rest_matches(&self.input[self.pos..], key);
+        self.eat_if(matched, key.len())
+    }
+
+    /// Moves past the `len` bytes just compared if they `matched`; reports whether they did.
+    #[inline(always)]
+    fn eat_if(&mut self, matched: bool, len: usize) -> bool {
+        if matched {
+            self.pos += len;
         }
+        matched
     }
 
     /// Consumes the first of `keys` (JSON spellings only) the input
