@@ -154,10 +154,7 @@ impl Key<'_> {
     fn in_path_of(&self, e: Error, d: &Decoder<'_>) -> Error {
         match self {
             Key::Known(key) => e.in_field(unquote(key)),
-            Key::Read(at) => match d.r.string_at(*at) {
-                Ok(key) => e.in_field(key.as_bytes()),
-                Err(_) => e,
-            },
+            Key::Read(at) => in_read_key(e, d, *at),
         }
     }
 }
@@ -397,10 +394,17 @@ fn in_field(
     match spelling {
         Spelling::Json => e.in_field(unquote(json)),
         Spelling::Proto => e.in_field(unquote(proto)),
-        Spelling::Read => match d.r.string_at(read_at) {
-            Ok(key) => e.in_field(key.as_bytes()),
-            Err(_) => e,
-        },
+        Spelling::Read => in_read_key(e, d, read_at),
+    }
+}
+
+/// `e` with the key that begins at `at` in `d`'s input, read again, added
+/// to its path: the error paths of keys read out of order, which neither
+/// field loop keeps.
+fn in_read_key(e: Error, d: &Decoder<'_>, at: usize) -> Error {
+    match d.r.string_at(at) {
+        Ok(key) => e.in_field(key.as_bytes()),
+        Err(_) => e,
     }
 }
 

@@ -225,15 +225,7 @@ pub(crate) fn starts_with(hay: &[u8], key: &[u8]) -> bool {
         return false;
     }
     if n >= 8 {
-        // Whole words, then the last eight bytes (overlapping what matched).
-        let mut i = 0;
-        while i + 8 <= n {
-            if word(hay, i) != word(key, i) {
-                return false;
-            }
-            i += 8;
-        }
-        i == n || word(hay, n - 8) == word(key, n - 8)
+        words_match_from(hay, key, 0)
     } else if n >= 4 {
         half(hay, 0) == half(key, 0) && half(hay, n - 4) == half(key, n - 4)
     } else {
@@ -246,12 +238,16 @@ pub(crate) fn starts_with(hay: &[u8], key: &[u8]) -> bool {
 /// compared, in one overlapping word up to sixteen bytes.
 #[inline(always)]
 pub(crate) fn rest_matches(hay: &[u8], key: &[u8]) -> bool {
+    debug_assert!(key.len() > 8);
+    hay.len() >= key.len() && words_match_from(hay, key, 8)
+}
+
+/// Whether `hay` (no shorter than `key`, which has eight bytes or more)
+/// holds `key`'s bytes from `i` on: whole words, then the last eight bytes,
+/// overlapping what matched.
+#[inline(always)]
+fn words_match_from(hay: &[u8], key: &[u8], mut i: usize) -> bool {
     let n = key.len();
-    debug_assert!(n > 8);
-    if hay.len() < n {
-        return false;
-    }
-    let mut i = 8;
     while i + 8 < n {
         if word(hay, i) != word(key, i) {
             return false;
