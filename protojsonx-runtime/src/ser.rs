@@ -599,7 +599,7 @@ impl EncodeOptions {
         self.encode_into(msg, &mut buf)?;
         hint.record(buf.len(), capacity);
         if SizeHint::too_roomy(buf.len(), buf.capacity()) {
-            buf.shrink_to_fit();
+            shrink(&mut buf);
         }
         Ok(buf)
     }
@@ -620,6 +620,14 @@ impl EncodeOptions {
     pub fn to_writer<W: io::Write, M: ProtoJson>(&self, writer: W, msg: &M) -> Result<(), Error> {
         crate::stream::single::write_message(self, writer, msg)
     }
+}
+
+/// `to_vec`'s rare path, kept out of line: with the reallocation inline,
+/// encoding Small into a new vector took 48 ns instead of 40.
+#[cold]
+#[inline(never)]
+fn shrink(buf: &mut Vec<u8>) {
+    buf.shrink_to_fit();
 }
 
 /// Appends to `buf` what `write` writes through an encoder with `opts`: the
