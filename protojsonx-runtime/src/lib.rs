@@ -76,7 +76,7 @@ pub use wkt::{TypeRegistry, register, register_with};
 #[doc(hidden)]
 pub mod __private {
     pub use crate::JsonEnum;
-    pub use crate::de::{Decoder, Fields, JsonType, OwnedFieldKeys, Seen};
+    pub use crate::de::{Decoder, Fields, JsonType, OwnedFieldKeys, ScalarField, Seen};
     pub use crate::map::{JsonMap, MapKey, MapValue};
     pub use crate::reset::{Bytes, EnumField, Reset, reset_unless};
     pub use crate::ser::{Encoder, Mark, Object};

@@ -110,6 +110,24 @@ impl<'a> Reader<'a> {
         self.pos
     }
 
+    /// Moves past one space, if one is next: the space of pretty output's
+    /// `": "`, before a value whose fast path does not skip whitespace.
+    #[inline(always)]
+    pub(crate) fn skip_space(&mut self) {
+        if self.input.get(self.pos) == Some(&b' ') {
+            self.step();
+        }
+    }
+
+    /// Moves one byte on: [`skip_space`](Self::skip_space)'s branch, kept
+    /// out of line so that compact JSON (no space) predicts past it instead
+    /// of waiting for the byte to be loaded.
+    #[cold]
+    #[inline(never)]
+    fn step(&mut self) {
+        self.pos += 1;
+    }
+
     #[inline]
     fn skip_whitespace(&mut self) {
         while let Some(&b) = self.input.get(self.pos) {

@@ -174,7 +174,7 @@ fn not_null(field: &Field, kind: &Kind) -> Option<TokenStream> {
     // A map of `Value`s set to `null` is not set, as in Go and Python: the
     // map is not a `Value` (its values are). A list of them is an error.
     let null_is_value = kind.null_is_value() && !matches!(field.shape, Shape::Map { .. });
-    if null_is_value || matches!(field.shape, Shape::Absent(_)) {
+    if null_is_value || matches!(field.shape, Shape::Absent(_)) || reads_null(field) {
         return None;
     }
     if matches!(field.shape, Shape::OneofMember { .. }) {
@@ -186,6 +186,17 @@ fn not_null(field: &Field, kind: &Kind) -> Option<TokenStream> {
     } else {
         quote!(!d.take_null_for(&mut m.#name))
     })
+}
+
+/// Whether the field's reader takes `null` itself (`Decoder::read_field`):
+/// a singular number, bool or string without presence, whose `null` is
+/// looked for only when the value is not a plain one.
+fn reads_null(field: &Field) -> bool {
+    use Kind::{Bool, F32, F64, I32, I64, String, U32, U64};
+    matches!(
+        field.shape,
+        Shape::Implicit(Bool | I32 | U32 | I64 | U64 | F32 | F64 | String)
+    )
 }
 
 /// The `match` from a key (either spelling, unquoted) to its field's index.
@@ -220,6 +231,7 @@ fn lookup(message: &Message) -> TokenStream {
 fn read_field<'m>(message: &'m Message, field: &'m Field) -> (&'m Kind, TokenStream) {
     let name = ident(&field.rust_name);
     match &field.shape {
+        Shape::Implicit(kind) if reads_null(field) => (kind, quote!(d.read_field(&mut m.#name)?;)),
         Shape::Implicit(kind) | Shape::Required(kind) => {
             let read = match kind {
                 Kind::Enum { rust_path, .. } => {

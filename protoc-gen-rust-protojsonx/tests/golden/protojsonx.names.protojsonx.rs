@@ -109,71 +109,71 @@ impl ::protojsonx_runtime::ProtoJson for Self_ {
             f: &mut ::protojsonx_runtime::__private::Fields<'a>,
             d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
         ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-            if f.is_next(d, 0)? && !d.take_null_for(&mut m.r#type) {
-                m.r#type = d.read_i32()?;
+            if f.is_next(d, 0)? {
+                d.read_field(&mut m.r#type)?;
             }
-            if f.is_next(d, 1)? && !d.take_null_for(&mut m.r#gen) {
-                d.read_string_into(&mut m.r#gen)?;
+            if f.is_next(d, 1)? {
+                d.read_field(&mut m.r#gen)?;
             }
-            if f.is_next(d, 2)? && !d.take_null_for(&mut m.self_) {
-                m.self_ = d.read_bool()?;
+            if f.is_next(d, 2)? {
+                d.read_field(&mut m.self_)?;
             }
-            if f.is_next(d, 3)? && !d.take_null_for(&mut m.r#async) {
-                m.r#async = d.read_i32()?;
+            if f.is_next(d, 3)? {
+                d.read_field(&mut m.r#async)?;
             }
-            if f.is_next(d, 4)? && !d.take_null_for(&mut m.r#await) {
-                m.r#await = d.read_i32()?;
+            if f.is_next(d, 4)? {
+                d.read_field(&mut m.r#await)?;
             }
-            if f.is_next(d, 5)? && !d.take_null_for(&mut m.r#try) {
-                m.r#try = d.read_i32()?;
+            if f.is_next(d, 5)? {
+                d.read_field(&mut m.r#try)?;
             }
-            if f.is_next(d, 6)? && !d.take_null_for(&mut m.r#dyn) {
-                m.r#dyn = d.read_i32()?;
+            if f.is_next(d, 6)? {
+                d.read_field(&mut m.r#dyn)?;
             }
-            if f.is_next(d, 7)? && !d.take_null_for(&mut m.r#fn) {
-                m.r#fn = d.read_i32()?;
+            if f.is_next(d, 7)? {
+                d.read_field(&mut m.r#fn)?;
             }
-            if f.is_next(d, 8)? && !d.take_null_for(&mut m.r#match) {
-                m.r#match = d.read_i32()?;
+            if f.is_next(d, 8)? {
+                d.read_field(&mut m.r#match)?;
             }
-            if f.is_next(d, 9)? && !d.take_null_for(&mut m.super_) {
-                m.super_ = d.read_i32()?;
+            if f.is_next(d, 9)? {
+                d.read_field(&mut m.super_)?;
             }
-            if f.is_next(d, 10)? && !d.take_null_for(&mut m.crate_) {
-                m.crate_ = d.read_i32()?;
+            if f.is_next(d, 10)? {
+                d.read_field(&mut m.crate_)?;
             }
-            if f.is_next(d, 11)? && !d.take_null_for(&mut m.extern_) {
-                m.extern_ = d.read_i32()?;
+            if f.is_next(d, 11)? {
+                d.read_field(&mut m.extern_)?;
             }
-            if f.is_next(d, 12)? && !d.take_null_for(&mut m.r#abstract) {
-                m.r#abstract = d.read_i32()?;
+            if f.is_next(d, 12)? {
+                d.read_field(&mut m.r#abstract)?;
             }
-            if f.is_next(d, 13)? && !d.take_null_for(&mut m.r#yield) {
-                m.r#yield = d.read_i32()?;
+            if f.is_next(d, 13)? {
+                d.read_field(&mut m.r#yield)?;
             }
-            if f.is_next(d, 14)? && !d.take_null_for(&mut m.r#box) {
-                m.r#box = d.read_i32()?;
+            if f.is_next(d, 14)? {
+                d.read_field(&mut m.r#box)?;
             }
-            if f.is_next(d, 15)? && !d.take_null_for(&mut m.double_underscore) {
-                m.double_underscore = d.read_i32()?;
+            if f.is_next(d, 15)? {
+                d.read_field(&mut m.double_underscore)?;
             }
-            if f.is_next(d, 16)? && !d.take_null_for(&mut m.leading) {
-                m.leading = d.read_i32()?;
+            if f.is_next(d, 16)? {
+                d.read_field(&mut m.leading)?;
             }
-            if f.is_next(d, 17)? && !d.take_null_for(&mut m.trailing) {
-                m.trailing = d.read_i32()?;
+            if f.is_next(d, 17)? {
+                d.read_field(&mut m.trailing)?;
             }
-            if f.is_next(d, 18)? && !d.take_null_for(&mut m.camel_case_field) {
-                m.camel_case_field = d.read_i32()?;
+            if f.is_next(d, 18)? {
+                d.read_field(&mut m.camel_case_field)?;
             }
-            if f.is_next(d, 19)? && !d.take_null_for(&mut m.http_server) {
-                m.http_server = d.read_i32()?;
+            if f.is_next(d, 19)? {
+                d.read_field(&mut m.http_server)?;
             }
-            if f.is_next(d, 20)? && !d.take_null_for(&mut m.field0name) {
-                m.field0name = d.read_i32()?;
+            if f.is_next(d, 20)? {
+                d.read_field(&mut m.field0name)?;
             }
-            if f.is_next(d, 21)? && !d.take_null_for(&mut m.field_name_upper) {
-                m.field_name_upper = d.read_i32()?;
+            if f.is_next(d, 21)? {
+                d.read_field(&mut m.field_name_upper)?;
             }
             ::core::result::Result::Ok(())
         }
@@ -400,8 +400,8 @@ impl ::protojsonx_runtime::ProtoJson for r#type::Gen {
             f: &mut ::protojsonx_runtime::__private::Fields<'a>,
             d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
         ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-            if f.is_next(d, 0)? && !d.take_null_for(&mut m.x) {
-                m.x = d.read_i32()?;
+            if f.is_next(d, 0)? {
+                d.read_field(&mut m.x)?;
             }
             ::core::result::Result::Ok(())
         }
@@ -532,8 +532,8 @@ impl ::protojsonx_runtime::ProtoJson for conflict::Kind {
             f: &mut ::protojsonx_runtime::__private::Fields<'a>,
             d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
         ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-            if f.is_next(d, 0)? && !d.take_null_for(&mut m.y) {
-                m.y = d.read_i32()?;
+            if f.is_next(d, 0)? {
+                d.read_field(&mut m.y)?;
             }
             ::core::result::Result::Ok(())
         }
@@ -590,8 +590,8 @@ impl ::protojsonx_runtime::ProtoJson for Option {
             f: &mut ::protojsonx_runtime::__private::Fields<'a>,
             d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
         ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-            if f.is_next(d, 0)? && !d.take_null_for(&mut m.some) {
-                m.some = d.read_i32()?;
+            if f.is_next(d, 0)? {
+                d.read_field(&mut m.some)?;
             }
             if f.is_next(d, 1)? && !d.take_null_for(&mut m.result) {
                 d.read_message(
@@ -649,8 +649,8 @@ impl ::protojsonx_runtime::ProtoJson for Result {
             f: &mut ::protojsonx_runtime::__private::Fields<'a>,
             d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
         ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-            if f.is_next(d, 0)? && !d.take_null_for(&mut m.ok) {
-                m.ok = d.read_i32()?;
+            if f.is_next(d, 0)? {
+                d.read_field(&mut m.ok)?;
             }
             ::core::result::Result::Ok(())
         }
@@ -731,8 +731,8 @@ impl ::protojsonx_runtime::ProtoJson for Retired {
             d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
             seen_oneofs: &mut [bool; 1],
         ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-            if f.is_next(d, 0)? && !d.take_null_for(&mut m.old_count) {
-                m.old_count = d.read_i32()?;
+            if f.is_next(d, 0)? {
+                d.read_field(&mut m.old_count)?;
             }
             if f.is_next(d, 1)? && !d.take_null_for(&mut m.old_tags) {
                 d.read_list_in_place(
@@ -844,8 +844,8 @@ impl ::protojsonx_runtime::ProtoJson for Accented {
             f: &mut ::protojsonx_runtime::__private::Fields<'a>,
             d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
         ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-            if f.is_next(d, 0)? && !d.take_null_for(&mut m.text) {
-                d.read_string_into(&mut m.text)?;
+            if f.is_next(d, 0)? {
+                d.read_field(&mut m.text)?;
             }
             ::core::result::Result::Ok(())
         }

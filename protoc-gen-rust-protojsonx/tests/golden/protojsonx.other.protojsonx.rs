@@ -29,8 +29,8 @@ impl ::protojsonx_runtime::ProtoJson for Remote {
             f: &mut ::protojsonx_runtime::__private::Fields<'a>,
             d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
         ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-            if f.is_next(d, 0)? && !d.take_null_for(&mut m.r#where) {
-                d.read_string_into(&mut m.r#where)?;
+            if f.is_next(d, 0)? {
+                d.read_field(&mut m.r#where)?;
             }
             if f.is_next(d, 1)? && !d.take_null_for(&mut m.kind) {
                 d.read_enum_into::<remote::Kind, _>(&mut m.kind)?;

@@ -129,50 +129,50 @@ impl ::protojsonx_runtime::ProtoJson for Scalars {
             f: &mut ::protojsonx_runtime::__private::Fields<'a>,
             d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
         ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-            if f.is_next(d, 0)? && !d.take_null_for(&mut m.f_double) {
-                m.f_double = d.read_f64()?;
+            if f.is_next(d, 0)? {
+                d.read_field(&mut m.f_double)?;
             }
-            if f.is_next(d, 1)? && !d.take_null_for(&mut m.f_float) {
-                m.f_float = d.read_f32()?;
+            if f.is_next(d, 1)? {
+                d.read_field(&mut m.f_float)?;
             }
-            if f.is_next(d, 2)? && !d.take_null_for(&mut m.f_int64) {
-                m.f_int64 = d.read_i64()?;
+            if f.is_next(d, 2)? {
+                d.read_field(&mut m.f_int64)?;
             }
-            if f.is_next(d, 3)? && !d.take_null_for(&mut m.f_uint64) {
-                m.f_uint64 = d.read_u64()?;
+            if f.is_next(d, 3)? {
+                d.read_field(&mut m.f_uint64)?;
             }
-            if f.is_next(d, 4)? && !d.take_null_for(&mut m.f_int32) {
-                m.f_int32 = d.read_i32()?;
+            if f.is_next(d, 4)? {
+                d.read_field(&mut m.f_int32)?;
             }
-            if f.is_next(d, 5)? && !d.take_null_for(&mut m.f_fixed64) {
-                m.f_fixed64 = d.read_u64()?;
+            if f.is_next(d, 5)? {
+                d.read_field(&mut m.f_fixed64)?;
             }
-            if f.is_next(d, 6)? && !d.take_null_for(&mut m.f_fixed32) {
-                m.f_fixed32 = d.read_u32()?;
+            if f.is_next(d, 6)? {
+                d.read_field(&mut m.f_fixed32)?;
             }
-            if f.is_next(d, 7)? && !d.take_null_for(&mut m.f_bool) {
-                m.f_bool = d.read_bool()?;
+            if f.is_next(d, 7)? {
+                d.read_field(&mut m.f_bool)?;
             }
-            if f.is_next(d, 8)? && !d.take_null_for(&mut m.f_string) {
-                d.read_string_into(&mut m.f_string)?;
+            if f.is_next(d, 8)? {
+                d.read_field(&mut m.f_string)?;
             }
             if f.is_next(d, 9)? && !d.take_null_for(&mut m.f_bytes) {
                 d.read_bytes_into(&mut m.f_bytes)?;
             }
-            if f.is_next(d, 10)? && !d.take_null_for(&mut m.f_uint32) {
-                m.f_uint32 = d.read_u32()?;
+            if f.is_next(d, 10)? {
+                d.read_field(&mut m.f_uint32)?;
             }
-            if f.is_next(d, 11)? && !d.take_null_for(&mut m.f_sfixed32) {
-                m.f_sfixed32 = d.read_i32()?;
+            if f.is_next(d, 11)? {
+                d.read_field(&mut m.f_sfixed32)?;
             }
-            if f.is_next(d, 12)? && !d.take_null_for(&mut m.f_sfixed64) {
-                m.f_sfixed64 = d.read_i64()?;
+            if f.is_next(d, 12)? {
+                d.read_field(&mut m.f_sfixed64)?;
             }
-            if f.is_next(d, 13)? && !d.take_null_for(&mut m.f_sint32) {
-                m.f_sint32 = d.read_i32()?;
+            if f.is_next(d, 13)? {
+                d.read_field(&mut m.f_sint32)?;
             }
-            if f.is_next(d, 14)? && !d.take_null_for(&mut m.f_sint64) {
-                m.f_sint64 = d.read_i64()?;
+            if f.is_next(d, 14)? {
+                d.read_field(&mut m.f_sint64)?;
             }
             if f.is_next(d, 15)? && !d.take_null_for(&mut m.color) {
                 d.read_enum_into::<Color, _>(&mut m.color)?;
@@ -212,8 +212,8 @@ impl ::protojsonx_runtime::ProtoJson for Scalars {
                     ::protojsonx_runtime::__private::Decoder::read_bytes_into,
                 )?;
             }
-            if f.is_next(d, 24)? && !d.take_null_for(&mut m.custom_json) {
-                d.read_string_into(&mut m.custom_json)?;
+            if f.is_next(d, 24)? {
+                d.read_field(&mut m.custom_json)?;
             }
             if f.is_next(d, 25)? && !d.take_null_for(&mut m.aliased) {
                 d.read_enum_into::<Aliased, _>(&mut m.aliased)?;
@@ -557,8 +557,8 @@ impl ::protojsonx_runtime::ProtoJson for Oneofs {
             d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
             seen_oneofs: &mut [bool; 2],
         ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-            if f.is_next(d, 0)? && !d.take_null_for(&mut m.before) {
-                m.before = d.read_i32()?;
+            if f.is_next(d, 0)? {
+                d.read_field(&mut m.before)?;
             }
             if f.is_next(d, 1)? && !d.take_null() {
                 d.mark_oneof(&mut seen_oneofs[0], "kind")?;
@@ -612,8 +612,8 @@ impl ::protojsonx_runtime::ProtoJson for Oneofs {
                     oneofs::Other::Flag(d.read_bool()?),
                 );
             }
-            if f.is_next(d, 7)? && !d.take_null_for(&mut m.after) {
-                m.after = d.read_i32()?;
+            if f.is_next(d, 7)? {
+                d.read_field(&mut m.after)?;
             }
             ::core::result::Result::Ok(())
         }
@@ -712,8 +712,8 @@ impl ::protojsonx_runtime::ProtoJson for Tree {
             d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
             seen_oneofs: &mut [bool; 1],
         ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-            if f.is_next(d, 0)? && !d.take_null_for(&mut m.label) {
-                d.read_string_into(&mut m.label)?;
+            if f.is_next(d, 0)? {
+                d.read_field(&mut m.label)?;
             }
             if f.is_next(d, 1)? && !d.take_null_for(&mut m.left) {
                 d.read_message(
@@ -969,8 +969,8 @@ impl ::protojsonx_runtime::ProtoJson for outer::inner::Deepest {
             f: &mut ::protojsonx_runtime::__private::Fields<'a>,
             d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
         ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-            if f.is_next(d, 0)? && !d.take_null_for(&mut m.x) {
-                m.x = d.read_i32()?;
+            if f.is_next(d, 0)? {
+                d.read_field(&mut m.x)?;
             }
             ::core::result::Result::Ok(())
         }

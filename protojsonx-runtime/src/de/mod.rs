@@ -5,6 +5,7 @@
 //! here. Every method either consumes exactly one JSON value or returns an error.
 
 mod fields;
+mod scalar;
 
 use std::borrow::Cow;
 use std::io;
@@ -19,6 +20,7 @@ use crate::wkt::TypeRegistry;
 use crate::{JsonEnum, ProtoJson};
 
 pub use fields::{Fields, OwnedFieldKeys, Seen};
+pub use scalar::ScalarField;
 
 /// Reads ProtoJSON values from a byte slice. Part of the contract with generated code.
 pub struct Decoder<'a> {
@@ -519,17 +521,23 @@ impl<'a> Decoder<'a> {
     #[inline]
     pub fn read_string_into(&mut self, out: &mut String) -> Result<(), Error> {
         if let Some(plain) = self.r.plain_string() {
-            // A string without memory (a fresh decode) gets an exact copy:
-            // fewer instructions than growing it.
-            if out.capacity() == 0 {
-                *out = plain.to_owned();
-            } else {
-                out.clear();
-                out.push_str(plain);
-            }
+            Self::store_plain(out, plain);
             return Ok(());
         }
         self.read_string_into_slow(out)
+    }
+
+    /// Replaces `out` with `plain`, a string read without escapes.
+    #[inline(always)]
+    fn store_plain(out: &mut String, plain: &str) {
+        // A string without memory (a fresh decode) gets an exact copy:
+        // fewer instructions than growing it.
+        if out.capacity() == 0 {
+            *out = plain.to_owned();
+        } else {
+            out.clear();
+            out.push_str(plain);
+        }
     }
 
     /// [`read_string_into`](Self::read_string_into) after whitespace, and

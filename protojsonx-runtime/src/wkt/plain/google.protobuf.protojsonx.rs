@@ -3000,8 +3000,8 @@ impl ::protojsonx_runtime::ProtoJson for SourceContext {
             f: &mut ::protojsonx_runtime::__private::Fields<'a>,
             d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
         ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-            if f.is_next(d, 0)? && !d.take_null_for(&mut m.file_name) {
-                d.read_string_into(&mut m.file_name)?;
+            if f.is_next(d, 0)? {
+                d.read_field(&mut m.file_name)?;
             }
             ::core::result::Result::Ok(())
         }
@@ -3074,8 +3074,8 @@ impl ::protojsonx_runtime::ProtoJson for Type {
             f: &mut ::protojsonx_runtime::__private::Fields<'a>,
             d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
         ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-            if f.is_next(d, 0)? && !d.take_null_for(&mut m.name) {
-                d.read_string_into(&mut m.name)?;
+            if f.is_next(d, 0)? {
+                d.read_field(&mut m.name)?;
             }
             if f.is_next(d, 1)? && !d.take_null_for(&mut m.fields) {
                 d.read_message_list(&mut m.fields)?;
@@ -3214,29 +3214,29 @@ impl ::protojsonx_runtime::ProtoJson for Field {
             if f.is_next(d, 1)? && !d.take_null_for(&mut m.cardinality) {
                 d.read_enum_into::<field::Cardinality, _>(&mut m.cardinality)?;
             }
-            if f.is_next(d, 2)? && !d.take_null_for(&mut m.number) {
-                m.number = d.read_i32()?;
+            if f.is_next(d, 2)? {
+                d.read_field(&mut m.number)?;
             }
-            if f.is_next(d, 3)? && !d.take_null_for(&mut m.name) {
-                d.read_string_into(&mut m.name)?;
+            if f.is_next(d, 3)? {
+                d.read_field(&mut m.name)?;
             }
-            if f.is_next(d, 4)? && !d.take_null_for(&mut m.type_url) {
-                d.read_string_into(&mut m.type_url)?;
+            if f.is_next(d, 4)? {
+                d.read_field(&mut m.type_url)?;
             }
-            if f.is_next(d, 5)? && !d.take_null_for(&mut m.oneof_index) {
-                m.oneof_index = d.read_i32()?;
+            if f.is_next(d, 5)? {
+                d.read_field(&mut m.oneof_index)?;
             }
-            if f.is_next(d, 6)? && !d.take_null_for(&mut m.packed) {
-                m.packed = d.read_bool()?;
+            if f.is_next(d, 6)? {
+                d.read_field(&mut m.packed)?;
             }
             if f.is_next(d, 7)? && !d.take_null_for(&mut m.options) {
                 d.read_message_list(&mut m.options)?;
             }
-            if f.is_next(d, 8)? && !d.take_null_for(&mut m.json_name) {
-                d.read_string_into(&mut m.json_name)?;
+            if f.is_next(d, 8)? {
+                d.read_field(&mut m.json_name)?;
             }
-            if f.is_next(d, 9)? && !d.take_null_for(&mut m.default_value) {
-                d.read_string_into(&mut m.default_value)?;
+            if f.is_next(d, 9)? {
+                d.read_field(&mut m.default_value)?;
             }
             ::core::result::Result::Ok(())
         }
@@ -3334,8 +3334,8 @@ impl ::protojsonx_runtime::ProtoJson for Enum {
             f: &mut ::protojsonx_runtime::__private::Fields<'a>,
             d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
         ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-            if f.is_next(d, 0)? && !d.take_null_for(&mut m.name) {
-                d.read_string_into(&mut m.name)?;
+            if f.is_next(d, 0)? {
+                d.read_field(&mut m.name)?;
             }
             if f.is_next(d, 1)? && !d.take_null_for(&mut m.enumvalue) {
                 d.read_message_list(&mut m.enumvalue)?;
@@ -3431,11 +3431,11 @@ impl ::protojsonx_runtime::ProtoJson for EnumValue {
             f: &mut ::protojsonx_runtime::__private::Fields<'a>,
             d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
         ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-            if f.is_next(d, 0)? && !d.take_null_for(&mut m.name) {
-                d.read_string_into(&mut m.name)?;
+            if f.is_next(d, 0)? {
+                d.read_field(&mut m.name)?;
             }
-            if f.is_next(d, 1)? && !d.take_null_for(&mut m.number) {
-                m.number = d.read_i32()?;
+            if f.is_next(d, 1)? {
+                d.read_field(&mut m.number)?;
             }
             if f.is_next(d, 2)? && !d.take_null_for(&mut m.options) {
                 d.read_message_list(&mut m.options)?;
@@ -3503,8 +3503,8 @@ impl ::protojsonx_runtime::ProtoJson for Option {
             f: &mut ::protojsonx_runtime::__private::Fields<'a>,
             d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
         ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-            if f.is_next(d, 0)? && !d.take_null_for(&mut m.name) {
-                d.read_string_into(&mut m.name)?;
+            if f.is_next(d, 0)? {
+                d.read_field(&mut m.name)?;
             }
             if f.is_next(d, 1)? && !d.take_null_for(&mut m.value) {
                 d.read_message(
@@ -3588,8 +3588,8 @@ impl ::protojsonx_runtime::ProtoJson for Api {
             f: &mut ::protojsonx_runtime::__private::Fields<'a>,
             d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
         ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-            if f.is_next(d, 0)? && !d.take_null_for(&mut m.name) {
-                d.read_string_into(&mut m.name)?;
+            if f.is_next(d, 0)? {
+                d.read_field(&mut m.name)?;
             }
             if f.is_next(d, 1)? && !d.take_null_for(&mut m.methods) {
                 d.read_message_list(&mut m.methods)?;
@@ -3597,8 +3597,8 @@ impl ::protojsonx_runtime::ProtoJson for Api {
             if f.is_next(d, 2)? && !d.take_null_for(&mut m.options) {
                 d.read_message_list(&mut m.options)?;
             }
-            if f.is_next(d, 3)? && !d.take_null_for(&mut m.version) {
-                d.read_string_into(&mut m.version)?;
+            if f.is_next(d, 3)? {
+                d.read_field(&mut m.version)?;
             }
             if f.is_next(d, 4)? && !d.take_null_for(&mut m.source_context) {
                 d.read_message(
@@ -3708,20 +3708,20 @@ impl ::protojsonx_runtime::ProtoJson for Method {
             f: &mut ::protojsonx_runtime::__private::Fields<'a>,
             d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
         ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-            if f.is_next(d, 0)? && !d.take_null_for(&mut m.name) {
-                d.read_string_into(&mut m.name)?;
+            if f.is_next(d, 0)? {
+                d.read_field(&mut m.name)?;
             }
-            if f.is_next(d, 1)? && !d.take_null_for(&mut m.request_type_url) {
-                d.read_string_into(&mut m.request_type_url)?;
+            if f.is_next(d, 1)? {
+                d.read_field(&mut m.request_type_url)?;
             }
-            if f.is_next(d, 2)? && !d.take_null_for(&mut m.request_streaming) {
-                m.request_streaming = d.read_bool()?;
+            if f.is_next(d, 2)? {
+                d.read_field(&mut m.request_streaming)?;
             }
-            if f.is_next(d, 3)? && !d.take_null_for(&mut m.response_type_url) {
-                d.read_string_into(&mut m.response_type_url)?;
+            if f.is_next(d, 3)? {
+                d.read_field(&mut m.response_type_url)?;
             }
-            if f.is_next(d, 4)? && !d.take_null_for(&mut m.response_streaming) {
-                m.response_streaming = d.read_bool()?;
+            if f.is_next(d, 4)? {
+                d.read_field(&mut m.response_streaming)?;
             }
             if f.is_next(d, 5)? && !d.take_null_for(&mut m.options) {
                 d.read_message_list(&mut m.options)?;
@@ -3810,11 +3810,11 @@ impl ::protojsonx_runtime::ProtoJson for Mixin {
             f: &mut ::protojsonx_runtime::__private::Fields<'a>,
             d: &mut ::protojsonx_runtime::__private::Decoder<'a>,
         ) -> ::core::result::Result<(), ::protojsonx_runtime::Error> {
-            if f.is_next(d, 0)? && !d.take_null_for(&mut m.name) {
-                d.read_string_into(&mut m.name)?;
+            if f.is_next(d, 0)? {
+                d.read_field(&mut m.name)?;
             }
-            if f.is_next(d, 1)? && !d.take_null_for(&mut m.root) {
-                d.read_string_into(&mut m.root)?;
+            if f.is_next(d, 1)? {
+                d.read_field(&mut m.root)?;
             }
             ::core::result::Result::Ok(())
         }
