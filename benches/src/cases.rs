@@ -66,6 +66,12 @@ impl Case {
             self.variant
         )
     }
+
+    /// The case's full name, `group/implementation`
+    /// (`medium/unmarshal/default/prost`), as the profiling binaries take it.
+    pub fn name(&self) -> String {
+        format!("{}/{}", self.group(), self.implementation)
+    }
 }
 
 /// The descriptors of every schema, for prost-reflect.
@@ -537,6 +543,14 @@ impl Payloads {
         cases.extend(self.otlp.cases(true, true));
         cases.push(compile_tables());
         cases
+    }
+
+    /// [`cases`](Self::cases) with their full names ([`Case::name`]).
+    pub fn named_cases(&self) -> Vec<(String, Case)> {
+        self.cases()
+            .into_iter()
+            .map(|case| (case.name(), case))
+            .collect()
     }
 }
 

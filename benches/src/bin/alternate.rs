@@ -26,11 +26,7 @@ fn main() {
         std::process::exit(2);
     };
     let payloads = Payloads::new();
-    let mut all: Vec<_> = payloads
-        .cases()
-        .into_iter()
-        .map(|case| (format!("{}/{}", case.group(), case.implementation), case))
-        .collect();
+    let mut all = payloads.named_cases();
     let mut picked = Vec::new();
     for name in &args[2..] {
         let Some(i) = all.iter().position(|(n, _)| n == name) else {

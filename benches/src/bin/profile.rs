@@ -25,11 +25,7 @@ fn main() {
         }
     };
     let payloads = Payloads::new();
-    let mut cases: Vec<_> = payloads
-        .cases()
-        .into_iter()
-        .map(|case| (format!("{}/{}", case.group(), case.implementation), case))
-        .collect();
+    let mut cases = payloads.named_cases();
     if cases.iter().any(|(name, _)| *name == filter) {
         cases.retain(|(name, _)| *name == filter);
     } else {

@@ -34,6 +34,25 @@ impl Decoder<'_> {
         T::read_field(self, field)
     }
 
+    /// Stores `fast`, the value the fast path read, in `field`; without
+    /// one, takes the slow path, which reads the value with `slow`.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    fn store_or_slow<T: Reset>(
+        &mut self,
+        field: &mut T,
+        fast: Option<T>,
+        slow: impl FnOnce(&mut Self) -> Result<T, Error>,
+    ) -> Result<(), Error> {
+        match fast {
+            Some(v) => {
+                *field = v;
+                Ok(())
+            }
+            None => self.field_slow(field, slow),
+        }
+    }
+
     /// The slow path of every [`read_field`](Self::read_field): `null`, or
     /// the field's reader for every form of value and error.
     #[inline(never)]
@@ -58,45 +77,29 @@ impl Decoder<'_> {
     }
 }
 
-macro_rules! int_fields {
-    ($($ty:ty => $what:literal),*) => {$(
+/// Numbers: the plain fast path converts with `$plain`; `$slow` reads
+/// every other form (strings, exponents, `"NaN"`) and names the type in errors.
+macro_rules! number_fields {
+    ($($ty:ty => $plain:path, $slow:expr;)*) => {$(
         impl ScalarField for $ty {
             #[cfg_attr(not(debug_assertions), inline(always))]
             #[cfg_attr(debug_assertions, inline)]
             fn read_field(d: &mut Decoder<'_>, field: &mut Self) -> Result<(), Error> {
-                match d.r.plain_number(num::plain_int) {
-                    Some(v) => {
-                        *field = v;
-                        Ok(())
-                    }
-                    None => d.field_slow(field, |d| d.int_slow($what)),
-                }
+                let fast = d.r.plain_number($plain);
+                d.store_or_slow(field, fast, $slow)
             }
         }
     )*};
 }
 
-int_fields!(i32 => "int32", u32 => "uint32", i64 => "int64", u64 => "uint64");
-
-macro_rules! float_fields {
-    ($($ty:ty => $plain:path, $read:ident),*) => {$(
-        impl ScalarField for $ty {
-            #[cfg_attr(not(debug_assertions), inline(always))]
-            #[cfg_attr(debug_assertions, inline)]
-            fn read_field(d: &mut Decoder<'_>, field: &mut Self) -> Result<(), Error> {
-                match d.r.plain_number($plain) {
-                    Some(v) => {
-                        *field = v;
-                        Ok(())
-                    }
-                    None => d.field_slow(field, Decoder::$read),
-                }
-            }
-        }
-    )*};
+number_fields! {
+    i32 => num::plain_int, |d: &mut Decoder<'_>| d.int_slow("int32");
+    u32 => num::plain_int, |d: &mut Decoder<'_>| d.int_slow("uint32");
+    i64 => num::plain_int, |d: &mut Decoder<'_>| d.int_slow("int64");
+    u64 => num::plain_int, |d: &mut Decoder<'_>| d.int_slow("uint64");
+    f32 => num::plain_f32, Decoder::read_f32;
+    f64 => num::plain_f64, Decoder::read_f64;
 }
-
-float_fields!(f32 => num::plain_f32, read_f32, f64 => num::plain_f64, read_f64);
 
 impl ScalarField for bool {
     #[cfg_attr(not(debug_assertions), inline(always))]
@@ -104,13 +107,8 @@ impl ScalarField for bool {
     fn read_field(d: &mut Decoder<'_>, field: &mut Self) -> Result<(), Error> {
         // The one space of pretty output's `": "` is skipped here, not on the slow path.
         d.r.skip_space();
-        match d.r.eat_bool() {
-            Some(v) => {
-                *field = v;
-                Ok(())
-            }
-            None => d.field_slow(field, Decoder::read_bool),
-        }
+        let fast = d.r.eat_bool();
+        d.store_or_slow(field, fast, Decoder::read_bool)
     }
 }
 
