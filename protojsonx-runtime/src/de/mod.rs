@@ -456,6 +456,11 @@ impl<'a> Decoder<'a> {
         if let Some(v) = self.r.plain_number(num::plain_f64) {
             return Ok(v);
         }
+        self.f64_slow()
+    }
+
+    /// [`read_f64`](Self::read_f64) for every form but a plain number, and its errors.
+    fn f64_slow(&mut self) -> Result<f64, Error> {
         self.float("double", num::parse_f64, |special| match special {
             Special::NaN => f64::NAN,
             Special::Infinity => f64::INFINITY,
@@ -469,6 +474,11 @@ impl<'a> Decoder<'a> {
         if let Some(v) = self.r.plain_number(num::plain_f32) {
             return Ok(v);
         }
+        self.f32_slow()
+    }
+
+    /// [`read_f32`](Self::read_f32) for every form but a plain number, and its errors.
+    fn f32_slow(&mut self) -> Result<f32, Error> {
         self.float("float", num::parse_f32, |special| match special {
             Special::NaN => f32::NAN,
             Special::Infinity => f32::INFINITY,

@@ -49,31 +49,25 @@ impl Decoder<'_> {
                 *field = v;
                 Ok(())
             }
-            None => self.field_slow(field, slow),
+            None => self.field_slow(field, |d, field| {
+                *field = slow(d)?;
+                Ok(())
+            }),
         }
     }
 
     /// The slow path of every [`read_field`](Self::read_field): `null`, or
-    /// the field's reader for every form of value and error.
+    /// else `read`, the field's reader for every form of value and error.
     #[inline(never)]
     fn field_slow<T: Reset>(
         &mut self,
         field: &mut T,
-        read: impl FnOnce(&mut Self) -> Result<T, Error>,
+        read: impl FnOnce(&mut Self, &mut T) -> Result<(), Error>,
     ) -> Result<(), Error> {
-        if !self.take_null_for(field) {
-            *field = read(self)?;
-        }
-        Ok(())
-    }
-
-    /// [`field_slow`](Self::field_slow) for a string, read into the memory it has.
-    #[inline(never)]
-    fn string_field_slow(&mut self, field: &mut String) -> Result<(), Error> {
         if self.take_null_for(field) {
             return Ok(());
         }
-        self.read_string_into_slow(field)
+        read(self, field)
     }
 }
 
@@ -97,8 +91,8 @@ number_fields! {
     u32 => num::plain_int, |d: &mut Decoder<'_>| d.int_slow("uint32");
     i64 => num::plain_int, |d: &mut Decoder<'_>| d.int_slow("int64");
     u64 => num::plain_int, |d: &mut Decoder<'_>| d.int_slow("uint64");
-    f32 => num::plain_f32, Decoder::read_f32;
-    f64 => num::plain_f64, Decoder::read_f64;
+    f32 => num::plain_f32, Decoder::f32_slow;
+    f64 => num::plain_f64, Decoder::f64_slow;
 }
 
 impl ScalarField for bool {
@@ -122,7 +116,7 @@ impl ScalarField for String {
                 Decoder::store_plain(field, plain);
                 Ok(())
             }
-            None => d.string_field_slow(field),
+            None => d.field_slow(field, Decoder::read_string_into_slow),
         }
     }
 }
