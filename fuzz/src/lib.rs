@@ -14,8 +14,8 @@ use protojsonx_runtime::{DecodeOptions, EncodeOptions, ErrorKind, ProtoJson};
 const REDECODE_DEPTH: u32 = 1_000;
 
 /// Decodes `data` as `M` with and without `ignore_unknown_fields`; whatever
-/// decodes must round-trip, and `decode_into` must agree with the fresh
-/// decode (see [`decode_into_agrees`]).
+/// decodes must round-trip, compact and pretty-printed, and `decode_into`
+/// must agree with the fresh decode (see [`decode_into_agrees`]).
 pub fn decode_and_round_trip<M: ProtoJson>(data: &[u8]) {
     protojsonx_robustness::register_all();
     for opts in [
@@ -25,8 +25,22 @@ pub fn decode_and_round_trip<M: ProtoJson>(data: &[u8]) {
         decode_into_agrees::<M>(data, &opts);
         if let Ok(msg) = M::from_json_with(data, &opts) {
             let json = msg.to_json().expect("a decoded message encodes");
-            round_trip::<M>(&json);
+            round_trip::<M>(&json, &json);
+            pretty_round_trip(&msg, &json);
         }
+    }
+}
+
+/// `msg` pretty-printed, in the indentation the reader predicts before
+/// it has read a line (2) and others it learns (1, 5, and line breaks
+/// alone), decodes to the message its compact encoding `json` decodes to:
+/// the pretty path of the reader against the compact one.
+fn pretty_round_trip<M: ProtoJson>(msg: &M, json: &str) {
+    for spaces in [0, 1, 2, 5] {
+        let pretty = msg
+            .to_json_with(&EncodeOptions::new().indent(spaces))
+            .expect("encodes compact, so pretty-printed");
+        round_trip::<M>(&pretty, json);
     }
 }
 
@@ -58,7 +72,7 @@ pub fn encode_and_round_trip<M: ProtoJson>(msg: &M) {
         assert_eq!(err.kind(), ErrorKind::Encode, "{err}");
         return;
     };
-    round_trip::<M>(&canonical);
+    round_trip::<M>(&canonical, &canonical);
     for (names, defaults, ints, pretty) in [
         (true, false, false, false),
         (false, true, false, false),
@@ -84,12 +98,13 @@ pub fn encode_and_round_trip<M: ProtoJson>(msg: &M) {
     }
 }
 
-/// `json` (our canonical encoding of a message) decodes to a message with the same encoding.
-fn round_trip<M: ProtoJson>(json: &str) {
-    let back: M = decode_again(json);
+/// `text` (our encoding of a message, whose canonical encoding is `json`)
+/// decodes to a message with the canonical encoding `json`.
+fn round_trip<M: ProtoJson>(text: &str, json: &str) {
+    let back: M = decode_again(text);
     let again = back.to_json().expect("a decoded message encodes");
     if again != json && !only_unknown_null_values_lost(json, &again) {
-        panic!("decode(encode(m)) differs from m:\n  first  {json}\n  second {again}");
+        panic!("decode(encode(m)) differs from m:\n  first  {text}\n  second {again}");
     }
 }
 

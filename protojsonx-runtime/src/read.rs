@@ -70,12 +70,141 @@ pub(crate) fn describe_byte(b: u8) -> String {
 pub(crate) struct Reader<'a> {
     input: &'a [u8],
     pos: usize,
+    /// Pretty-printed input's indentation, to predict the next line's.
+    indent: Indent,
+}
+
+/// Pretty-printed JSON's indentation as far as read: the length of the
+/// last line break with its indentation, and the step by which a nested
+/// object or array deepens it. The next line is predicted from them: as
+/// long as the last after a value, a step longer after an opening brace or
+/// bracket, a step shorter before a closing one. The scan of the
+/// whitespace then only confirms where the next token is, and what reads
+/// that token need not wait for the scan (only for the branch that checks
+/// it to be predicted): a position loaded from the input would chain the
+/// reading of every line to the scan of the one before. In alternating
+/// runs, pretty Large took 55 µs before the prediction and 48 µs with it
+/// (41 µs compact), pretty OTLP 404 and 359 µs (288 µs compact), with as
+/// many instructions as before.
+#[derive(Clone, Copy, Debug)]
+struct Indent {
+    line: usize,
+    step: usize,
+}
+
+impl Indent {
+    /// Before any line: a line break without indentation, and the step of
+    /// most encoders (protojsonx's `indent(2)`, Python's `MessageToJson`).
+    const START: Indent = Indent { line: 1, step: 2 };
+
+    /// The lengths predicted for the next line: before a key or element,
+    /// and before the closing brace or bracket. After a value, the same as
+    /// the last and a step shorter; after the opening brace or bracket, a
+    /// step longer and the same.
+    #[inline(always)]
+    fn predict(&self, after_value: bool) -> (usize, usize) {
+        match after_value {
+            true => (self.line, self.line.wrapping_sub(self.step)),
+            false => (self.line.wrapping_add(self.step), self.line),
+        }
+    }
+
+    /// Learns a line of `len` bytes that was not predicted, and the step
+    /// of nesting from it if it follows an opening brace or bracket
+    /// (`opened`) and begins a key or element.
+    #[inline(always)]
+    fn learn(&mut self, len: usize, opened: bool) {
+        if opened {
+            self.step = len.wrapping_sub(self.line);
+        }
+        self.line = len;
+    }
+}
+
+/// A line break that [`Reader::pretty_next`] found, after what, and where.
+#[derive(Clone, Copy)]
+struct Line {
+    /// Where the comma before it is, or would be.
+    pos: usize,
+    /// Whether a comma came before it.
+    comma: bool,
+    /// Whether a comma was due: the line follows a value, not the opening
+    /// brace or bracket.
+    after_value: bool,
+}
+
+impl Line {
+    /// The offset of the line break.
+    #[inline(always)]
+    fn at(self) -> usize {
+        self.pos + usize::from(self.comma)
+    }
+
+    /// The outcome of [`Reader::pretty_next`] where the line in `window`
+    /// (after the comma, if any), whose line break and spaces run for
+    /// `run` bytes, is as long as `indent` predicts (see [`Indent`]). The
+    /// offset is computed from the prediction, which `run` only confirms
+    /// (as at least as long, the token after it as no space): a test that
+    /// they are equal would let the optimizer take `run` for the prediction.
+    #[inline(always)]
+    fn predicted<const OBJECT: bool>(
+        self,
+        run: usize,
+        window: &[u8; 34],
+        indent: &mut Indent,
+    ) -> Option<usize> {
+        let (open, close) = indent.predict(self.after_value);
+        let token = |len: usize| window[usize::from(self.comma) + len];
+        // Offsets from what the caller knows (where a comma is due), not
+        // from what was loaded (whether one is there): no wait for a load.
+        if self.comma == self.after_value && run >= open && starts::<OBJECT>(token(open)) {
+            indent.line = open;
+            Some((self.pos + usize::from(self.after_value) + open) << 1 | 1)
+        } else if !self.comma && run >= close && token(close) == closes::<OBJECT>() {
+            indent.line = close;
+            Some((self.pos + close + 1) << 1)
+        } else {
+            None
+        }
+    }
+
+    /// The end of [`Reader::pretty_next`] where the line was not the one
+    /// predicted: what `b`, the token at `next` after the indentation,
+    /// means. The line's length is learned.
+    #[inline(always)]
+    fn token<const OBJECT: bool>(self, b: u8, next: usize, indent: &mut Indent) -> usize {
+        if self.comma == self.after_value && starts::<OBJECT>(b) {
+            indent.learn(next - self.at(), !self.after_value);
+            next << 1 | 1
+        } else if b == closes::<OBJECT>() && !self.comma {
+            indent.learn(next - self.at(), false);
+            (next + 1) << 1
+        } else {
+            0
+        }
+    }
+}
+
+/// Whether a member (`OBJECT`: its key) or element can start with `b`.
+#[inline(always)]
+fn starts<const OBJECT: bool>(b: u8) -> bool {
+    if OBJECT { b == b'"' } else { starts_element(b) }
+}
+
+/// The byte that closes an object (`OBJECT`) or array.
+#[inline(always)]
+fn closes<const OBJECT: bool>() -> u8 {
+    if OBJECT { b'}' } else { b']' }
 }
 
 impl<'a> Reader<'a> {
     /// Starts reading at the beginning of `input`.
     pub(crate) fn new(input: &'a [u8]) -> Self {
-        Reader { input, pos: 0 }
+        Reader {
+            input,
+            pos: 0,
+            indent: Indent::START,
+        }
     }
 
     /// Builds an error located at byte `offset`.
@@ -143,14 +272,20 @@ impl<'a> Reader<'a> {
     /// a line break and an indentation of spaces, then a key (or value) or
     /// the closing brace (bracket), which no comma may precede. Packed as
     /// `next << 1 | more`: `next` is the offset of the key (value), or the
-    /// offset past the closing brace (`more` false). 0 for anything else
-    /// (other whitespace, errors, fewer than 34 bytes left, as on the
+    /// offset past the closing brace (`more` false), computed from the
+    /// `indent` predicted where that held (see [`Indent`]). 0 for anything
+    /// else (other whitespace, errors, fewer than 34 bytes left, as on the
     /// input's last lines), which the general path reads.
     ///
     /// Inlined into [`pretty_member`](Self::pretty_member), the leaf
     /// function the member path calls, and into the element path's glue.
     #[inline(always)]
-    fn pretty_next<const OBJECT: bool>(input: &[u8], pos: usize, after_value: bool) -> usize {
+    fn pretty_next<const OBJECT: bool>(
+        input: &[u8],
+        pos: usize,
+        after_value: bool,
+        indent: &mut Indent,
+    ) -> usize {
         // The comma, the 32 bytes of line break and indentation tested and
         // the byte after them, bounds checked once: no offset computed
         // below can leave the window.
@@ -160,61 +295,60 @@ impl<'a> Reader<'a> {
         let comma = after_value & (window[0] == b',');
         let at = usize::from(comma);
         let lines = window[at..at + 32].try_into().expect("32 bytes");
-        match scan::line_indent_end(lines) {
+        let run = scan::line_indent_end(lines);
+        let line = Line {
+            pos,
+            comma,
+            after_value,
+        };
+        if let Some(packed) = line.predicted::<OBJECT>(run, window, indent) {
+            return packed;
+        }
+        match run {
             0 => 0,
-            32 => Self::pretty_next_deep::<OBJECT>(input, pos + at, comma, after_value),
-            end => {
-                Self::pretty_token::<OBJECT>(window[at + end], pos + at + end, comma, after_value)
-            }
+            32 => Self::pretty_next_deep::<OBJECT>(input, pos, comma, after_value, indent),
+            end => line.token::<OBJECT>(window[at + end], pos + at + end, indent),
         }
     }
 
-    /// [`pretty_next`](Self::pretty_next) for members: a leaf function
-    /// that takes and returns integers in registers, so that the call
+    /// [`pretty_next`](Self::pretty_next) for members after a value
+    /// (`AFTER_VALUE`) or the first: a leaf function that takes and returns
+    /// integers in registers, so that the call
     /// [`next_member_slow`](Self::next_member_slow) inlines into every
     /// field of generated code stays small.
     #[inline(never)]
-    fn pretty_member(input: &[u8], pos: usize, after_value: bool) -> usize {
-        Self::pretty_next::<true>(input, pos, after_value)
+    fn pretty_member<const AFTER_VALUE: bool>(
+        input: &[u8],
+        pos: usize,
+        indent: &mut Indent,
+    ) -> usize {
+        Self::pretty_next::<true>(input, pos, AFTER_VALUE, indent)
     }
 
-    /// [`pretty_next`](Self::pretty_next) where the indentation at `at`
-    /// (the line break) is longer than its first 32 bytes tested: the rest
-    /// counted in blocks, out of the common path's way (a tail call).
+    /// [`pretty_next`](Self::pretty_next) where the indentation of `line`
+    /// is longer than its first 32 bytes tested: the rest counted in
+    /// blocks, out of the common path's way (a tail call).
     #[cold]
     #[inline(never)]
     fn pretty_next_deep<const OBJECT: bool>(
         input: &[u8],
-        at: usize,
+        pos: usize,
         comma: bool,
         after_value: bool,
+        indent: &mut Indent,
     ) -> usize {
-        let Some(rest) = scan::spaces_len(&input[at + 32..]) else {
+        let line = Line {
+            pos,
+            comma,
+            after_value,
+        };
+        let Some(rest) = scan::spaces_len(&input[line.at() + 32..]) else {
             return 0;
         };
-        let next = at + 32 + rest;
+        let next = line.at() + 32 + rest;
         match input.get(next) {
-            Some(&b) => Self::pretty_token::<OBJECT>(b, next, comma, after_value),
+            Some(&b) => line.token::<OBJECT>(b, next, indent),
             None => 0,
-        }
-    }
-
-    /// The end of [`pretty_next`](Self::pretty_next): what `b`, the token
-    /// at `next` after the indentation, means.
-    #[inline(always)]
-    fn pretty_token<const OBJECT: bool>(
-        b: u8,
-        next: usize,
-        comma: bool,
-        after_value: bool,
-    ) -> usize {
-        let close = if OBJECT { b'}' } else { b']' };
-        if comma == after_value && (if OBJECT { b == b'"' } else { starts_element(b) }) {
-            next << 1 | 1
-        } else if b == close && !comma {
-            (next + 1) << 1
-        } else {
-            0
         }
     }
 
@@ -315,10 +449,17 @@ impl<'a> Reader<'a> {
     /// pretty-printed JSON read by [`pretty_member`](Self::pretty_member), any
     /// other by [`next_member_general`](Self::next_member_general). Inlined
     /// into every field of generated code: the call it makes there passes
-    /// and returns plain integers in registers, no memory.
+    /// and returns integers in registers (and the indentation's address),
+    /// to the version for a member after a value or for the first, which
+    /// the field's place in generated code decides at compile time.
     #[inline(always)]
     fn next_member_slow(&mut self, first: &mut bool) -> Result<(bool, usize), Error> {
-        match Self::pretty_member(self.input, self.pos, !*first) {
+        let (input, pos, indent) = (self.input, self.pos, &mut self.indent);
+        let packed = match *first {
+            true => Self::pretty_member::<false>(input, pos, indent),
+            false => Self::pretty_member::<true>(input, pos, indent),
+        };
+        match packed {
             0 => {
                 let more = self.next_member_general(first)?;
                 Ok((more, self.pos))
@@ -419,8 +560,8 @@ impl<'a> Reader<'a> {
     /// Reads the string at offset `at` (again), leaving this reader where it is.
     pub(crate) fn string_at(&self, at: usize) -> Result<Cow<'a, str>, Error> {
         Reader {
-            input: self.input,
             pos: at,
+            ..self.clone()
         }
         .string()
     }
@@ -494,7 +635,14 @@ impl<'a> Reader<'a> {
     /// as [`next_member_slow`](Self::next_member_slow) for members.
     #[inline(never)]
     fn next_element_slow(&mut self, first: &mut bool) -> Result<bool, Error> {
-        match Self::pretty_next::<false>(self.input, self.pos, !*first) {
+        let (input, pos, indent) = (self.input, self.pos, &mut self.indent);
+        // One version each, as `pretty_member`'s: the line predicted after
+        // a value (after a comma) or after the opening bracket.
+        let packed = match *first {
+            true => Self::pretty_next::<false>(input, pos, false, indent),
+            false => Self::pretty_next::<false>(input, pos, true, indent),
+        };
+        match packed {
             0 => self.next_element_general(first),
             packed => {
                 *first = false;
@@ -1070,7 +1218,9 @@ mod tests {
 
     /// The pretty-printed paths of the member and element loops read what
     /// the general paths read, where they end, on every line break and
-    /// indentation around a key, a value and the closing bracket.
+    /// indentation around a key, a value and the closing bracket, whatever
+    /// line [`Indent`] predicts: the one there (after a value, after the
+    /// opening, and before the closing bracket), or others.
     #[test]
     fn line_breaks_are_read_as_whitespace() {
         let (mut shallow, mut deep) = (0, 0);
@@ -1086,9 +1236,13 @@ mod tests {
                     // Unpadded, and padded past the 32 bytes the pretty path tests.
                     for pad in ["", &" ".repeat(40)] {
                         let json = format!("{comma}{gap}{next}{pad}");
-                        for first in [false, true] {
+                        let states = [false, true]
+                            .into_iter()
+                            .flat_map(|first| indents(gap).into_iter().map(move |i| (first, i)));
+                        for (first, indent) in states {
                             let run = |slow: bool, member: bool| {
                                 let mut r = Reader::new(json.as_bytes());
+                                r.indent = indent;
                                 let mut f = first;
                                 let result = match (member, slow) {
                                     (true, true) => {
@@ -1107,10 +1261,13 @@ mod tests {
                                 assert_eq!(
                                     run(true, member),
                                     run(false, member),
-                                    "{json:?} {first}"
+                                    "{json:?} {first} {indent:?}"
                                 );
                             }
-                            let pretty = Reader::pretty_next::<true>(json.as_bytes(), 0, !first);
+                            let pretty =
+                                Reader::pretty_next::<true>(json.as_bytes(), 0, !first, &mut {
+                                    indent
+                                });
                             // 31 spaces or more continue in `pretty_next_deep`.
                             let indent = gap.bytes().skip(1).take_while(|&b| b == b' ').count();
                             deep += usize::from(pretty != 0 && indent >= 31);
@@ -1122,6 +1279,25 @@ mod tests {
         }
         // Both the pretty path and its deep continuation were taken.
         assert!(shallow > 0 && deep > 0, "{shallow} {deep}");
+    }
+
+    /// Predictions of the line of `gap` for [`line_breaks_are_read_as_whitespace`]:
+    /// right for each kind of line (`step` 0 predicts every kind right,
+    /// the others one each), and wrong, one shorter or longer, or none.
+    fn indents(gap: &str) -> Vec<Indent> {
+        let len = gap.len();
+        let mut indents = vec![Indent::START];
+        for line in [len, len.wrapping_sub(1), len + 1] {
+            let deeper = line.wrapping_add(2);
+            for (line, step) in [(line, 0), (line, 2), (deeper, 2), (line.wrapping_sub(2), 2)] {
+                indents.push(Indent { line, step });
+            }
+        }
+        indents.push(Indent {
+            line: usize::MAX,
+            step: usize::MAX,
+        });
+        indents
     }
 
     #[test]
