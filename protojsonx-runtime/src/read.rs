@@ -307,7 +307,7 @@ impl<'a> Reader<'a> {
         match run {
             0 => 0,
             32 => Self::pretty_next_deep::<OBJECT>(input, pos, comma, after_value, indent),
-            end => line.token::<OBJECT>(window[at + end], pos + at + end, indent),
+            end => line.token::<OBJECT>(window[at + end], line.at() + end, indent),
         }
     }
 
@@ -327,7 +327,9 @@ impl<'a> Reader<'a> {
 
     /// [`pretty_next`](Self::pretty_next) where the indentation of `line`
     /// is longer than its first 32 bytes tested: the rest counted in
-    /// blocks, out of the common path's way (a tail call).
+    /// blocks, out of the common path's way (a tail call: the line comes
+    /// as its three fields, in registers, where a `Line` would be passed
+    /// through the stack).
     #[cold]
     #[inline(never)]
     fn pretty_next_deep<const OBJECT: bool>(
