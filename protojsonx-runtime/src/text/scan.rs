@@ -46,31 +46,39 @@ pub(crate) fn plain_len(bytes: &[u8]) -> usize {
 /// single bytes) that the copy after it loads again.
 #[inline(always)]
 pub(crate) fn short_is_plain(bytes: &[u8]) -> bool {
-    short_has_no_flags(bytes, any_special)
+    short_is_unflagged(bytes, false)
 }
 
 /// [`short_is_plain`] that also requires ASCII: the check behind short
 /// strings when the output must be ASCII only.
 #[inline(always)]
 pub(crate) fn short_is_plain_ascii(bytes: &[u8]) -> bool {
-    short_has_no_flags(bytes, |w| any_special(w) | (w & HIGHS))
+    short_is_unflagged(bytes, true)
 }
 
-/// Whether `flags` marks no byte of `bytes` (at most 16): two overlapping
-/// words, or halves, or the general scan below four bytes.
+/// Whether no byte of `bytes` (at most 16) ends a plain run (see
+/// [`run_len`]): two overlapping words tested as one block, or two
+/// overlapping halves as one word, or the word scan below four bytes.
 #[inline(always)]
-fn short_has_no_flags(bytes: &[u8], flags: impl Fn(u64) -> u64) -> bool {
+fn short_is_unflagged(bytes: &[u8], ascii: bool) -> bool {
     let n = bytes.len();
     debug_assert!(n <= 16);
-    let hits = if n >= 8 {
-        flags(word(bytes, 0)) | flags(word(bytes, n - 8))
+    if n >= 8 {
+        words_flags(word(bytes, 0), word(bytes, n - 8), ascii) == 0
     } else if n >= 4 {
-        flags(u64::from(half(bytes, 0)) | u64::from(half(bytes, n - 4)) << 32)
+        let w = u64::from(half(bytes, 0)) | u64::from(half(bytes, n - 4)) << 32;
+        words_flags(w, w, ascii) == 0
     } else {
         // Fewer than four bytes: the general scan's byte-by-byte tail.
-        return prefix_len(bytes, flags) == n;
-    };
-    hits == 0
+        prefix_len(bytes, |w| word_flags(w, ascii)) == n
+    }
+}
+
+/// The word scan's flags (see [`prefix_len`]): the high bit of every byte
+/// of `w` that ends a plain run, and possibly of bytes after one.
+#[inline(always)]
+fn word_flags(w: u64, ascii: bool) -> u64 {
+    any_special(w) | if ascii { w & HIGHS } else { 0 }
 }
 
 /// The prefix of `bytes` that is plain ASCII string content, as a `&str`:
@@ -265,9 +273,7 @@ fn words_match_from(hay: &[u8], key: &[u8], mut i: usize) -> bool {
 fn run_len(bytes: &[u8], ascii: bool) -> usize {
     let len = bytes.len();
     if len < 16 {
-        return prefix_len(bytes, |w| {
-            any_special(w) | if ascii { w & HIGHS } else { 0 }
-        });
+        return prefix_len(bytes, |w| word_flags(w, ascii));
     }
     match first_flag_in_blocks(bytes, |block| block_flags(block, ascii)) {
         Ok(at) => return at,
@@ -287,20 +293,43 @@ fn run_len(bytes: &[u8], ascii: bool) -> usize {
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn block_flags(block: &[u8; 16], ascii: bool) -> u32 {
-    use std::arch::x86_64::{
-        _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128,
-        _mm_set1_epi8,
-    };
     // SAFETY: SSE2 is part of x86_64, and the load reads the 16 bytes of `block`.
-    unsafe {
-        let v = _mm_loadu_si128(block.as_ptr().cast());
-        let quote = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'"' as i8));
-        let backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8));
-        // Below 0x20: unchanged by an unsigned minimum with 0x1f.
-        let control = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v);
-        let special = _mm_or_si128(_mm_or_si128(quote, backslash), control);
-        let high = if ascii { _mm_movemask_epi8(v) } else { 0 };
-        (_mm_movemask_epi8(special) | high) as u32
+    let v = unsafe { std::arch::x86_64::_mm_loadu_si128(block.as_ptr().cast()) };
+    sse2::flags(v, ascii)
+}
+
+/// [`block_flags`] of the block `lo` then `hi` (little-endian words), put
+/// together in a register: short strings' two overlapping words tested in
+/// one go, not two.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn words_flags(lo: u64, hi: u64, ascii: bool) -> u32 {
+    // SAFETY: SSE2 is part of x86_64.
+    let v = unsafe { std::arch::x86_64::_mm_set_epi64x(hi as i64, lo as i64) };
+    sse2::flags(v, ascii)
+}
+
+/// The block test behind [`block_flags`] and [`words_flags`].
+#[cfg(target_arch = "x86_64")]
+mod sse2 {
+    use std::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+    };
+
+    /// One bit per byte of `v`, lowest first: set where it is `"`, `\` or a
+    /// control character, or (with `ascii`) from 0x80 up.
+    #[inline(always)]
+    pub(super) fn flags(v: __m128i, ascii: bool) -> u32 {
+        // SAFETY: SSE2 is part of x86_64; no memory is touched.
+        unsafe {
+            let quote = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'"' as i8));
+            let backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8));
+            // Below 0x20: unchanged by an unsigned minimum with 0x1f.
+            let control = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v);
+            let special = _mm_or_si128(_mm_or_si128(quote, backslash), control);
+            let high = if ascii { _mm_movemask_epi8(v) } else { 0 };
+            (_mm_movemask_epi8(special) | high) as u32
+        }
     }
 }
 
@@ -309,12 +338,19 @@ fn block_flags(block: &[u8; 16], ascii: bool) -> u32 {
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
 fn block_flags(block: &[u8; 16], ascii: bool) -> u32 {
-    let flags = |w| any_special(w) | if ascii { w & HIGHS } else { 0 };
-    match (flags(word(block, 0)), flags(word(block, 8))) {
+    let (first, second) = (word(block, 0), word(block, 8));
+    match (word_flags(first, ascii), word_flags(second, ascii)) {
         (0, 0) => 0,
         (0, high) => 1 << (8 + high.trailing_zeros() / 8),
         (low, _) => 1 << (low.trailing_zeros() / 8),
     }
+}
+
+/// Non-zero iff some byte of the block `lo` then `hi` ends a plain run.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn words_flags(lo: u64, hi: u64, ascii: bool) -> u64 {
+    word_flags(lo, ascii) | word_flags(hi, ascii)
 }
 
 /// The word scan, for inputs shorter than a block and for short strings:
@@ -401,6 +437,8 @@ mod tests {
                     assert_eq!(plain_len(&bytes), slow_plain_len(&bytes), "{bytes:?}");
                     if len <= 16 {
                         assert_eq!(short_is_plain(&bytes), !is_special(b), "{bytes:?}");
+                        let ascii = !is_special(b) && b < 0x80;
+                        assert_eq!(short_is_plain_ascii(&bytes), ascii, "{bytes:?}");
                     }
                     check_ascii_prefix(&bytes);
                 }
