@@ -16,6 +16,7 @@ use crate::options::DecodeOptions;
 use crate::read::{Peek, Reader};
 use crate::reset::{Bytes, EnumField, Reset};
 use crate::text::num::{self, NumError};
+use crate::text::short;
 use crate::wkt::TypeRegistry;
 use crate::{JsonEnum, ProtoJson};
 
@@ -512,7 +513,9 @@ impl<'a> Decoder<'a> {
     #[inline]
     pub fn read_string(&mut self) -> Result<String, Error> {
         if let Some(plain) = self.r.plain_string() {
-            return Ok(plain.to_owned());
+            let mut out = String::new();
+            Self::store_plain(&mut out, plain);
+            return Ok(out);
         }
         self.read_string_slow()
     }
@@ -540,14 +543,8 @@ impl<'a> Decoder<'a> {
     /// Replaces `out` with `plain`, a string read without escapes.
     #[inline(always)]
     fn store_plain(out: &mut String, plain: &str) {
-        // A string without memory (a fresh decode) gets an exact copy:
-        // fewer instructions than growing it.
-        if out.capacity() == 0 {
-            *out = plain.to_owned();
-        } else {
-            out.clear();
-            out.push_str(plain);
-        }
+        // SAFETY: the bytes stored are those of a `&str`, valid UTF-8.
+        short::replace(unsafe { out.as_mut_vec() }, plain.as_bytes());
     }
 
     /// [`read_string_into`](Self::read_string_into) after whitespace, and

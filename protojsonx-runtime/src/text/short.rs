@@ -10,6 +10,7 @@
 //! [`digits`](crate::text::digits) builds numbers this way, [`escape`](crate::text::escape)
 //! short strings.
 
+use std::alloc::{self, Layout};
 use std::mem::MaybeUninit;
 
 use crate::text::scan;
@@ -38,6 +39,68 @@ pub(crate) fn append(out: &mut Vec<u8>, build: impl FnOnce(&mut ShortText<'_>)) 
     // keeps at most 24; `bytes` covers all `n` with its two overlapping
     // words or halves, or byte by byte).
     unsafe { out.set_len(out.len() + written) };
+}
+
+/// Replaces the contents of `out` with `bytes`, keeping its memory (or, if
+/// it has none, allocating exactly `bytes.len()`). Up to
+/// [`ShortText::MAX_STR`] bytes are copied as two overlapping words (or
+/// half-words, or single bytes), not by a call to `memcpy`: the strings of
+/// most fields are that short, and for them the call costs more than the
+/// copy.
+#[inline(always)]
+pub(crate) fn replace(out: &mut Vec<u8>, bytes: &[u8]) {
+    let n = bytes.len();
+    if out.capacity() == 0 {
+        *out = exact(n);
+    } else {
+        out.clear();
+        out.reserve(n);
+    }
+    let (from, to) = (bytes.as_ptr(), out.as_mut_ptr());
+    // SAFETY: `out` has room for `n` bytes from its start (made above) and
+    // does not overlap `bytes`; every store below is within `to[..n]` and
+    // every load within `bytes[..n]`, and together the stores cover all `n`
+    // bytes, so `out[..n]` is initialized when its length is set.
+    unsafe {
+        if n > ShortText::MAX_STR {
+            std::ptr::copy_nonoverlapping(from, to, n);
+        } else if n >= 8 {
+            to.cast::<u64>().write_unaligned(scan::word(bytes, 0));
+            to.add(n - 8)
+                .cast::<u64>()
+                .write_unaligned(scan::word(bytes, n - 8));
+        } else if n >= 4 {
+            to.cast::<u32>().write_unaligned(scan::half(bytes, 0));
+            to.add(n - 4)
+                .cast::<u32>()
+                .write_unaligned(scan::half(bytes, n - 4));
+        } else {
+            for i in 0..n {
+                to.add(i).write(*from.add(i));
+            }
+        }
+        out.set_len(n);
+    }
+}
+
+/// An empty vector with room for exactly `n` bytes, allocated in line:
+/// `Vec::with_capacity` can make a call for its checks, which a length
+/// already held by a slice always passes.
+#[inline(always)]
+fn exact(n: usize) -> Vec<u8> {
+    if n == 0 {
+        return Vec::new();
+    }
+    // SAFETY: `n`, a slice's length, is at most `isize::MAX`; alignment 1.
+    let layout = unsafe { Layout::from_size_align_unchecked(n, 1) };
+    // SAFETY: the layout's size is not zero.
+    let ptr = unsafe { alloc::alloc(layout) };
+    if ptr.is_null() {
+        alloc::handle_alloc_error(layout);
+    }
+    // SAFETY: `ptr` was allocated by the global allocator with the layout
+    // of `n` bytes; the vector is empty.
+    unsafe { Vec::from_raw_parts(ptr, 0, n) }
 }
 
 /// Up to [`CAPACITY`] bytes of text, written left to right into the room
@@ -165,6 +228,27 @@ mod tests {
                 [b"<\n", &vec![b' '; n][..], b"x"].concat(),
                 "{n} spaces"
             );
+        }
+    }
+
+    #[test]
+    fn replace_copies_every_length_into_any_memory() {
+        let source: Vec<u8> = (0..40u8).map(|i| b'a' + i % 26).collect();
+        for n in 0..=source.len() {
+            let bytes = &source[..n];
+            let mut fresh = Vec::new();
+            replace(&mut fresh, bytes);
+            assert_eq!(fresh, bytes, "length {n}, fresh");
+            assert_eq!(fresh.capacity(), n, "length {n}: exact when fresh");
+            for held in [1, n / 2, n + 7, 64] {
+                let mut out = vec![b'#'; held];
+                let capacity = out.capacity();
+                replace(&mut out, bytes);
+                assert_eq!(out, bytes, "length {n} over {held} bytes");
+                if n <= capacity {
+                    assert_eq!(out.capacity(), capacity, "length {n}: memory kept");
+                }
+            }
         }
     }
 }
