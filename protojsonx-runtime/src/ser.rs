@@ -147,16 +147,11 @@ impl<'a> Encoder<'a> {
         self.opts.registry.0
     }
 
-    /// Appends bytes that are already valid JSON text.
+    /// Appends the text `build` writes, at most 32 bytes of valid JSON text
+    /// (see [`short::append`]): the strings of `Timestamp` and `Duration`.
     #[inline]
-    pub(crate) fn raw(&mut self, bytes: &[u8]) {
-        self.out.extend_from_slice(bytes);
-    }
-
-    /// Appends the decimal digits of `v`, for texts built from parts.
-    #[inline]
-    pub(crate) fn decimal(&mut self, v: u64) {
-        digits::write_u64(&mut self.out, v);
+    pub(crate) fn short(&mut self, build: impl FnOnce(&mut ShortText<'_>)) {
+        short::append(&mut self.out, build);
     }
 
     /// Starts an object. Nothing is written yet: members are written with a
@@ -695,24 +690,16 @@ mod tests {
     #[test]
     fn scalars_follow_the_protojson_forms() {
         let json = encode(EncodeOptions::new(), |e| {
-            e.list(&[0], |e, _| {
-                e.i64(i64::MIN);
-                e.raw(b",");
-                e.u64(u64::MAX);
-                e.raw(b",");
-                e.i32(i32::MIN);
-                e.raw(b",");
-                e.f64(f64::NAN);
-                e.raw(b",");
-                e.f64(f64::NEG_INFINITY);
-                e.raw(b",");
-                e.f32(f32::INFINITY);
-                e.raw(b",");
-                e.f32(0.1);
-                e.raw(b",");
-                e.bytes(b"\xff\x00");
-                e.raw(b",");
-                e.string("a\"b");
+            e.list(&[0, 1, 2, 3, 4, 5, 6, 7, 8], |e, i| match i {
+                0 => e.i64(i64::MIN),
+                1 => e.u64(u64::MAX),
+                2 => e.i32(i32::MIN),
+                3 => e.f64(f64::NAN),
+                4 => e.f64(f64::NEG_INFINITY),
+                5 => e.f32(f32::INFINITY),
+                6 => e.f32(0.1),
+                7 => e.bytes(b"\xff\x00"),
+                _ => e.string("a\"b"),
             })
         });
         assert_eq!(

@@ -68,6 +68,37 @@ impl ShortText<'_> {
         self.word((digits >> (8 * zeros)) + ZEROS, 8 - zeros as usize)
     }
 
+    /// Appends `v` as exactly `width` digits (at most eight), zeros first:
+    /// the fields of a date and time. `v` must be below 10^width.
+    #[inline(always)]
+    pub(crate) fn padded(&mut self, v: u32, width: usize) -> &mut Self {
+        debug_assert!(width <= 8 && u64::from(v) < 10u64.pow(width as u32));
+        // The eight digits' last `width`, moved to the low bytes.
+        let digits = eight_digits(v) + ZEROS;
+        self.word(digits >> (8 * (8 - width)), width)
+    }
+
+    /// Appends the fraction of a second for `nanos` (below 10^9) with 0, 3,
+    /// 6 or 9 digits, the fewest that are exact, as ProtoJSON prescribes
+    /// for `Timestamp` and `Duration`: nothing for 0, else `.` and the digits.
+    #[inline(always)]
+    pub(crate) fn fraction(&mut self, nanos: u32) -> &mut Self {
+        debug_assert!(nanos < 1_000_000_000);
+        if nanos == 0 {
+            self
+        } else if nanos % 1_000_000 == 0 {
+            self.byte(b'.').padded(nanos / 1_000_000, 3)
+        } else if nanos % 1_000 == 0 {
+            self.byte(b'.').padded(nanos / 1_000, 6)
+        } else {
+            // Nine digits: the first alone, then eight.
+            let first = (nanos / 100_000_000) as u8;
+            self.byte(b'.')
+                .byte(b'0' + first)
+                .padded(nanos % 100_000_000, 8)
+        }
+    }
+
     /// Appends `v` (below 10^8) as exactly eight digits.
     #[inline(always)]
     fn all_digits(&mut self, v: u32) -> &mut Self {
@@ -329,5 +360,64 @@ mod tests {
             agrees(-f32::from_bits(bits));
         }
         assert_eq!(text(|o| assert!(thousandths(o, 0.1f32))), "0.1");
+    }
+
+    #[test]
+    fn padded_keeps_every_width_zeros_first() {
+        let mut rng = Rng(0x7157_aa11);
+        for width in 1..=8u32 {
+            let limit = 10u32.pow(width);
+            let values: Vec<u32> = if width <= 5 {
+                (0..limit).collect()
+            } else {
+                let random = (0..50_000).map(|_| (rng.next() % u64::from(limit)) as u32);
+                [0, 1, 9, 10, limit / 10, limit - 1]
+                    .into_iter()
+                    .chain(random)
+                    .collect()
+            };
+            for v in values {
+                let got = text(|out| {
+                    short::append(out, |t| {
+                        t.padded(v, width as usize);
+                    })
+                });
+                assert_eq!(got, format!("{v:0w$}", w = width as usize));
+            }
+        }
+    }
+
+    #[test]
+    fn fractions_have_0_3_6_or_9_digits() {
+        let mut rng = Rng(0xf4ac_7100);
+        let reference = |nanos: u32| match nanos {
+            0 => String::new(),
+            n if n % 1_000_000 == 0 => format!(".{:03}", n / 1_000_000),
+            n if n % 1_000 == 0 => format!(".{:06}", n / 1_000),
+            n => format!(".{n:09}"),
+        };
+        let edges = [
+            0,
+            1,
+            999,
+            1_000,
+            999_000,
+            1_000_000,
+            100_000_000,
+            999_999_999,
+        ];
+        let random = (0..100_000u32).map(|i| {
+            let n = (rng.next() % 1_000_000_000) as u32;
+            // A third each with 3, 6 and 9 digits.
+            [n - n % 1_000_000, n - n % 1_000, n][i as usize % 3]
+        });
+        for nanos in edges.into_iter().chain(random) {
+            let got = text(|out| {
+                short::append(out, |t| {
+                    t.fraction(nanos);
+                })
+            });
+            assert_eq!(got, reference(nanos), "{nanos}");
+        }
     }
 }

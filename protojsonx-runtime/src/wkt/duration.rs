@@ -7,9 +7,7 @@
 
 use prost_types::Duration;
 
-use super::{
-    NANOS_PER_SECOND, parse_digits, parse_fraction, read_seconds_and_nanos, write_fraction,
-};
+use super::{NANOS_PER_SECOND, parse_digits, parse_fraction, read_seconds_and_nanos};
 use crate::ProtoJson;
 use crate::de::Decoder;
 use crate::error::{Error, ErrorKind};
@@ -46,13 +44,16 @@ impl ProtoJson for Duration {
             e.fail(Error::encode(ErrorKind::Encode, message));
             return e.null();
         }
-        e.raw(b"\"");
-        if self.seconds < 0 || self.nanos < 0 {
-            e.raw(b"-");
-        }
-        e.decimal(self.seconds.unsigned_abs());
-        write_fraction(e, self.nanos.unsigned_abs());
-        e.raw(b"s\"");
+        let negative = self.seconds < 0 || self.nanos < 0;
+        // `"-315576000000.999999999s"`, the longest, is 26 bytes.
+        e.short(|text| {
+            text.byte(b'"')
+                .byte_if(b'-', negative)
+                .decimal(self.seconds.unsigned_abs())
+                .fraction(self.nanos.unsigned_abs())
+                .byte(b's')
+                .byte(b'"');
+        });
     }
 
     fn read_json(&mut self, d: &mut Decoder<'_>) -> Result<(), Error> {

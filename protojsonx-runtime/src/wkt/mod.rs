@@ -33,7 +33,6 @@ pub use registry::{TypeRegistry, register, register_with};
 
 use crate::de::Decoder;
 use crate::error::Error;
-use crate::ser::Encoder;
 
 /// Parses the text of a `Timestamp` or `Duration` into seconds and nanos,
 /// or says why it is invalid.
@@ -54,42 +53,6 @@ fn read_seconds_and_nanos(
 
 /// Nanoseconds per second: the bound of `nanos` in `Timestamp` and `Duration`.
 const NANOS_PER_SECOND: u32 = 1_000_000_000;
-
-/// Writes `v` in decimal, left-padded with zeros to at least `width` digits
-/// (at most 20). The text is ASCII digits, so it needs no JSON escaping.
-fn write_padded(e: &mut Encoder<'_>, v: u64, width: usize) {
-    let mut digits = [b'0'; 20];
-    let mut start = digits.len();
-    let mut rest = v;
-    for slot in digits.iter_mut().rev() {
-        // `rest % 10` is below 10, so the cast is exact.
-        *slot = b'0' + (rest % 10) as u8;
-        rest /= 10;
-        start -= 1;
-        if rest == 0 {
-            break;
-        }
-    }
-    let start = start.min(digits.len().saturating_sub(width));
-    e.raw(digits.get(start..).unwrap_or_default());
-}
-
-/// Writes the fraction of a second for `nanos` (below 10^9) with 0, 3, 6 or
-/// 9 digits, the fewest that are exact, as ProtoJSON prescribes for
-/// `Timestamp` and `Duration`: nothing for 0, else `.` and the digits.
-fn write_fraction(e: &mut Encoder<'_>, nanos: u32) {
-    if nanos == 0 {
-        return;
-    }
-    e.raw(b".");
-    if nanos % 1_000_000 == 0 {
-        write_padded(e, u64::from(nanos / 1_000_000), 3);
-    } else if nanos % 1_000 == 0 {
-        write_padded(e, u64::from(nanos / 1_000), 6);
-    } else {
-        write_padded(e, u64::from(nanos), 9);
-    }
-}
 
 /// Parses the digits after a decimal point as nanoseconds: 1 to 9 ASCII
 /// digits (`"5"` is 500 000 000), else `None`.
@@ -126,33 +89,6 @@ fn parse_digits(digits: &[u8]) -> Option<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::options::EncodeOptions;
-
-    fn written(f: impl FnOnce(&mut Encoder<'_>)) -> String {
-        let mut out = Vec::new();
-        f(&mut Encoder::new(&mut out, EncodeOptions::new()));
-        String::from_utf8(out).unwrap()
-    }
-
-    #[test]
-    fn padded_numbers() {
-        assert_eq!(written(|e| write_padded(e, 7, 4)), "0007");
-        assert_eq!(written(|e| write_padded(e, 12345, 2)), "12345");
-        assert_eq!(written(|e| write_padded(e, 0, 0)), "0");
-        assert_eq!(
-            written(|e| write_padded(e, u64::MAX, 25)),
-            u64::MAX.to_string()
-        );
-    }
-
-    #[test]
-    fn fractions_use_0_3_6_or_9_digits() {
-        assert_eq!(written(|e| write_fraction(e, 0)), "");
-        assert_eq!(written(|e| write_fraction(e, 500_000_000)), ".500");
-        assert_eq!(written(|e| write_fraction(e, 10_000)), ".000010");
-        assert_eq!(written(|e| write_fraction(e, 1)), ".000000001");
-        assert_eq!(written(|e| write_fraction(e, 999_999_999)), ".999999999");
-    }
 
     #[test]
     fn fractions_parse_as_nanos() {

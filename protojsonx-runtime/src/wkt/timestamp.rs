@@ -9,10 +9,7 @@
 
 use prost_types::Timestamp;
 
-use super::{
-    NANOS_PER_SECOND, parse_digits, parse_fraction, read_seconds_and_nanos, write_fraction,
-    write_padded,
-};
+use super::{NANOS_PER_SECOND, parse_digits, parse_fraction, read_seconds_and_nanos};
 use crate::ProtoJson;
 use crate::de::Decoder;
 use crate::error::{Error, ErrorKind};
@@ -101,21 +98,30 @@ impl ProtoJson for Timestamp {
         let second_of_day = self.seconds.rem_euclid(SECONDS_PER_DAY);
         let (year, month, day) = civil_from_days(days);
         // In range, every field is non-negative and fits its width.
-        let field = |v: i64| u64::try_from(v).unwrap_or_default();
-        e.raw(b"\"");
-        write_padded(e, field(year), 4);
-        e.raw(b"-");
-        write_padded(e, field(month), 2);
-        e.raw(b"-");
-        write_padded(e, field(day), 2);
-        e.raw(b"T");
-        write_padded(e, field(second_of_day / 3600), 2);
-        e.raw(b":");
-        write_padded(e, field(second_of_day / 60 % 60), 2);
-        e.raw(b":");
-        write_padded(e, field(second_of_day % 60), 2);
-        write_fraction(e, nanos);
-        e.raw(b"Z\"");
+        let field = |v: i64| u32::try_from(v).unwrap_or_default();
+        let (hour, minute, second) = (
+            second_of_day / 3600,
+            second_of_day / 60 % 60,
+            second_of_day % 60,
+        );
+        // `"9999-12-31T23:59:59.999999999Z"`, the longest, is 32 bytes.
+        e.short(|text| {
+            text.byte(b'"')
+                .padded(field(year), 4)
+                .byte(b'-')
+                .padded(field(month), 2)
+                .byte(b'-')
+                .padded(field(day), 2)
+                .byte(b'T')
+                .padded(field(hour), 2)
+                .byte(b':')
+                .padded(field(minute), 2)
+                .byte(b':')
+                .padded(field(second), 2)
+                .fraction(nanos)
+                .byte(b'Z')
+                .byte(b'"');
+        });
     }
 
     fn read_json(&mut self, d: &mut Decoder<'_>) -> Result<(), Error> {
@@ -373,6 +379,32 @@ mod tests {
             ts(1, 1_000),
         ] {
             assert_eq!(decode(&encode(t).unwrap()).unwrap(), t);
+        }
+    }
+
+    #[test]
+    fn encodes_as_the_calendar_says_across_the_range() {
+        let mut rng = crate::test_rng::Rng(0x7135_7a4b);
+        let span = (MAX_SECONDS - MIN_SECONDS + 1) as u64;
+        for i in 0..100_000 {
+            let seconds = MIN_SECONDS + (rng.next() % span) as i64;
+            let n = (rng.next() % 1_000_000_000) as i32;
+            let nanos = [0, n - n % 1_000_000, n - n % 1_000, n][i % 4];
+            let (year, month, day) = civil_from_days(seconds.div_euclid(SECONDS_PER_DAY));
+            let second = seconds.rem_euclid(SECONDS_PER_DAY);
+            let fraction = match nanos {
+                0 => String::new(),
+                n if n % 1_000_000 == 0 => format!(".{:03}", n / 1_000_000),
+                n if n % 1_000 == 0 => format!(".{:06}", n / 1_000),
+                n => format!(".{n:09}"),
+            };
+            let want = format!(
+                "\"{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}{fraction}Z\"",
+                second / 3600,
+                second / 60 % 60,
+                second % 60
+            );
+            assert_eq!(encode(ts(seconds, nanos)).unwrap(), want);
         }
     }
 }
