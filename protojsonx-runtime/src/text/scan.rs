@@ -58,7 +58,7 @@ pub(crate) fn short_is_plain_ascii(bytes: &[u8]) -> bool {
 
 /// Whether no byte of `bytes` (at most 16) ends a plain run (see
 /// [`run_len`]): two overlapping words tested as one block, or two
-/// overlapping halves as one word, or the word scan below four bytes.
+/// overlapping halves as one word, or below four bytes all of them in one.
 #[inline(always)]
 fn short_is_unflagged(bytes: &[u8], ascii: bool) -> bool {
     let n = bytes.len();
@@ -68,9 +68,14 @@ fn short_is_unflagged(bytes: &[u8], ascii: bool) -> bool {
     } else if n >= 4 {
         let w = u64::from(half(bytes, 0)) | u64::from(half(bytes, n - 4)) << 32;
         words_flags(w, w, ascii) == 0
+    } else if let Some((&last, _)) = bytes.split_last() {
+        // One to three bytes: the first, middle and last (every byte, some
+        // twice) in a word of spaces.
+        let (first, middle) = (bytes[0], bytes[n / 2]);
+        let w = u64::from_le_bytes([first, middle, last, b' ', b' ', b' ', b' ', b' ']);
+        words_flags(w, w, ascii) == 0
     } else {
-        // Fewer than four bytes: the general scan's byte-by-byte tail.
-        prefix_len(bytes, |w| word_flags(w, ascii)) == n
+        true
     }
 }
 
