@@ -523,7 +523,8 @@ impl<'a> Encoder<'a> {
         let len = entries.len();
         match entries.next() {
             None => self.out.extend_from_slice(b"{}"),
-            Some(first) if M::IN_KEY_ORDER => {
+            // One entry is in order too.
+            Some(first) if M::IN_KEY_ORDER || len == 1 => {
                 self.map_entries_in_order(std::iter::once(first).chain(entries), write);
             }
             // Sorted in place on the stack: no allocation for small maps.
