@@ -43,7 +43,7 @@ pub(crate) fn plain_len(bytes: &[u8]) -> usize {
 
 /// Whether `bytes`, at most 16 of them, need no escaping in a JSON string:
 /// the check behind short strings, as two overlapping words (or halves, or
-/// single bytes) that the copy after it loads again.
+/// the bytes padded with spaces) that the copy after it loads again.
 #[inline(always)]
 pub(crate) fn short_is_plain(bytes: &[u8]) -> bool {
     short_is_unflagged(bytes, false)
@@ -278,7 +278,7 @@ fn words_match_from(hay: &[u8], key: &[u8], mut i: usize) -> bool {
 fn run_len(bytes: &[u8], ascii: bool) -> usize {
     let len = bytes.len();
     if len < 16 {
-        return prefix_len(bytes, |w| word_flags(w, ascii));
+        return prefix_len(bytes, ascii);
     }
     match first_flag_in_blocks(bytes, |block| block_flags(block, ascii)) {
         Ok(at) => return at,
@@ -358,14 +358,15 @@ fn words_flags(lo: u64, hi: u64, ascii: bool) -> u64 {
     word_flags(lo, ascii) | word_flags(hi, ascii)
 }
 
-/// The word scan, for inputs shorter than a block and for short strings:
+/// The word scan, for inputs shorter than a block ([`run_len`]):
 /// whole words while they fit, where the lowest flagged byte of the first
 /// flagged word is exact (the bit tricks only err above a true hit). The tail is one more word: the last eight
 /// bytes, overlapping bytes already known to be plain (which raise no flag);
 /// inputs shorter than a word are tested as two overlapping halves, or a
 /// byte at a time below four bytes.
 #[inline(always)]
-fn prefix_len(bytes: &[u8], flags: impl Fn(u64) -> u64) -> usize {
+fn prefix_len(bytes: &[u8], ascii: bool) -> usize {
+    let flags = |w| word_flags(w, ascii);
     let len = bytes.len();
     let mut i = 0;
     while i + 8 <= len {
