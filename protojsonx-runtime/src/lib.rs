@@ -79,7 +79,7 @@ pub mod __private {
     pub use crate::de::{Decoder, Fields, JsonType, OwnedFieldKeys, ScalarField, Seen};
     pub use crate::map::{JsonMap, MapKey, MapValue};
     pub use crate::reset::{Bytes, EnumField, Reset, reset_unless};
-    pub use crate::ser::{Encoder, Mark, Object};
+    pub use crate::ser::{Encoder, Mark, Object, ObjectWriter};
     pub use crate::size_hint::SizeHint;
     pub use crate::wkt::compiled::{read_as, write_as};
     pub use prost_types;

@@ -1,4 +1,5 @@
-//! `write_json` bodies: each field in declaration order, written when it is
+//! `write_json` bodies: each field in declaration order, written through the
+//! runtime's `ObjectWriter` when it is
 //! populated (or always, for fields without presence when the options emit
 //! default values; unset fields with presence as `null` under `emit_unpopulated`).
 
@@ -19,10 +20,16 @@ pub fn body(message: &Message) -> TokenStream {
         _ => Some(field_statement(field)),
     });
     let fields: Vec<_> = fields.collect();
+    if fields.is_empty() {
+        return quote!(e.object().end(););
+    }
+    // The object's writer shadows the encoder: it has the same methods, and
+    // holds the output's length in a local between writes (the runtime's
+    // `ObjectWriter`). The closures of lists and maps get the encoder.
     quote! {
-        let object = e.begin_object();
+        let mut e = e.object();
         #(#fields)*
-        e.end_object(object);
+        e.end();
     }
 }
 

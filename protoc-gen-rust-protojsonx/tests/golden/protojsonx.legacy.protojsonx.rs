@@ -6,14 +6,14 @@ impl ::protojsonx_runtime::ProtoJson for Child {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if let ::core::option::Option::Some(v) = &self.name {
             e.field(b",\"name\":", b",\"name\":");
             e.string(v);
         } else {
             e.unset_field(b",\"name\":", b",\"name\":");
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -62,7 +62,7 @@ impl ::protojsonx_runtime::ProtoJson for Legacy {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if let ::core::option::Option::Some(v) = &self.opt_int32 {
             e.field(b",\"optInt32\":", b",\"opt_int32\":");
             e.i32(*v);
@@ -138,7 +138,7 @@ impl ::protojsonx_runtime::ProtoJson for Legacy {
         } else {
             e.unset_field(b",\"optFloat\":", b",\"opt_float\":");
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -303,14 +303,14 @@ impl ::protojsonx_runtime::ProtoJson for legacy::Grouped {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if let ::core::option::Option::Some(v) = &self.a {
             e.field(b",\"a\":", b",\"a\":");
             e.i32(*v);
         } else {
             e.unset_field(b",\"a\":", b",\"a\":");
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -357,14 +357,14 @@ impl ::protojsonx_runtime::ProtoJson for legacy::Item {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if let ::core::option::Option::Some(v) = &self.label {
             e.field(b",\"label\":", b",\"label\":");
             e.string(v);
         } else {
             e.unset_field(b",\"label\":", b",\"label\":");
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(

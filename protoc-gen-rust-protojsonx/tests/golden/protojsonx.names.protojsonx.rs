@@ -6,7 +6,7 @@ impl ::protojsonx_runtime::ProtoJson for Self_ {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if e.emit_defaults() || self.r#type != 0 {
             e.field(b",\"type\":", b",\"type\":");
             e.i32(self.r#type);
@@ -95,7 +95,7 @@ impl ::protojsonx_runtime::ProtoJson for Self_ {
             e.field(b",\"FIELDNAMEUPPER\":", b",\"FIELD_NAME_UPPER\":");
             e.i32(self.field_name_upper);
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -274,7 +274,7 @@ impl ::protojsonx_runtime::ProtoJson for Type {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if let ::core::option::Option::Some(v) = &self.r#gen {
             e.field(b",\"gen\":", b",\"gen\":");
             e.message(v);
@@ -296,7 +296,7 @@ impl ::protojsonx_runtime::ProtoJson for Type {
             }
             ::core::option::Option::None => {}
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -381,12 +381,12 @@ impl ::protojsonx_runtime::ProtoJson for r#type::Gen {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if e.emit_defaults() || self.x != 0 {
             e.field(b",\"x\":", b",\"x\":");
             e.i32(self.x);
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -433,7 +433,7 @@ impl ::protojsonx_runtime::ProtoJson for Conflict {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         match &self.kind {
             ::core::option::Option::Some(conflict::KindOneOf::A(v)) => {
                 e.field(b",\"a\":", b",\"a\":");
@@ -445,7 +445,7 @@ impl ::protojsonx_runtime::ProtoJson for Conflict {
             }
             ::core::option::Option::None => {}
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -513,12 +513,12 @@ impl ::protojsonx_runtime::ProtoJson for conflict::Kind {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if e.emit_defaults() || self.y != 0 {
             e.field(b",\"y\":", b",\"y\":");
             e.i32(self.y);
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -565,7 +565,7 @@ impl ::protojsonx_runtime::ProtoJson for Option {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if e.emit_defaults() || self.some != 0 {
             e.field(b",\"some\":", b",\"some\":");
             e.i32(self.some);
@@ -576,7 +576,7 @@ impl ::protojsonx_runtime::ProtoJson for Option {
         } else {
             e.unset_field(b",\"result\":", b",\"result\":");
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -630,12 +630,12 @@ impl ::protojsonx_runtime::ProtoJson for Result {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if e.emit_defaults() || self.ok != 0 {
             e.field(b",\"ok\":", b",\"ok\":");
             e.i32(self.ok);
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -683,7 +683,7 @@ impl ::protojsonx_runtime::ProtoJson for Retired {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if e.emit_defaults() || self.old_count != 0 {
             e.field(b",\"oldCount\":", b",\"old_count\":");
             e.i32(self.old_count);
@@ -715,7 +715,7 @@ impl ::protojsonx_runtime::ProtoJson for Retired {
             e.field(b",\"kind\":", b",\"kind\":");
             e.enumeration::<RetiredKind>(self.kind);
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -825,12 +825,12 @@ impl ::protojsonx_runtime::ProtoJson for Accented {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if e.emit_defaults() || !self.text.is_empty() {
             e.field_non_ascii(b",\"na\xC3\xAFve\":", b",\"text\":");
             e.string(&self.text);
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(

@@ -6,7 +6,7 @@ impl ::protojsonx_runtime::ProtoJson for Remote {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if e.emit_defaults() || !self.r#where.is_empty() {
             e.field(b",\"where\":", b",\"where\":");
             e.string(&self.r#where);
@@ -15,7 +15,7 @@ impl ::protojsonx_runtime::ProtoJson for Remote {
             e.field(b",\"kind\":", b",\"kind\":");
             e.enumeration::<remote::Kind>(self.kind);
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(

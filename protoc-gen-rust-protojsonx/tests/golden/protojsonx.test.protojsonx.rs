@@ -6,7 +6,7 @@ impl ::protojsonx_runtime::ProtoJson for Scalars {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if e.emit_defaults() || self.f_double.to_bits() != 0 {
             e.field(b",\"fDouble\":", b",\"f_double\":");
             e.f64(self.f_double);
@@ -115,7 +115,7 @@ impl ::protojsonx_runtime::ProtoJson for Scalars {
             e.field(b",\"repDouble\":", b",\"rep_double\":");
             e.list(&self.rep_double, |e, v| e.f64(*v));
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -334,7 +334,7 @@ impl ::protojsonx_runtime::ProtoJson for Maps {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if e.emit_defaults() || !self.string_string.is_empty() {
             e.field(b",\"stringString\":", b",\"string_string\":");
             e.map(&self.string_string, |e, v| e.string(v));
@@ -383,7 +383,7 @@ impl ::protojsonx_runtime::ProtoJson for Maps {
             e.field(b",\"boolString\":", b",\"bool_string\":");
             e.map(&self.bool_string, |e, v| e.string(v));
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -502,7 +502,7 @@ impl ::protojsonx_runtime::ProtoJson for Oneofs {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if e.emit_defaults() || self.before != 0 {
             e.field(b",\"before\":", b",\"before\":");
             e.i32(self.before);
@@ -541,7 +541,7 @@ impl ::protojsonx_runtime::ProtoJson for Oneofs {
             e.field(b",\"after\":", b",\"after\":");
             e.i32(self.after);
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -670,7 +670,7 @@ impl ::protojsonx_runtime::ProtoJson for Tree {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if e.emit_defaults() || !self.label.is_empty() {
             e.field(b",\"label\":", b",\"label\":");
             e.string(&self.label);
@@ -696,7 +696,7 @@ impl ::protojsonx_runtime::ProtoJson for Tree {
             e.field(b",\"named\":", b",\"named\":");
             e.map(&self.named, |e, v| e.message(v));
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -783,7 +783,7 @@ impl ::protojsonx_runtime::ProtoJson for Outer {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if let ::core::option::Option::Some(v) = &self.inner {
             e.field(b",\"inner\":", b",\"inner\":");
             e.message(v);
@@ -808,7 +808,7 @@ impl ::protojsonx_runtime::ProtoJson for Outer {
             e.field(b",\"deepests\":", b",\"deepests\":");
             e.list(&self.deepests, |e, v| e.message(v));
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -885,7 +885,7 @@ impl ::protojsonx_runtime::ProtoJson for outer::Inner {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if let ::core::option::Option::Some(v) = &self.deepest {
             e.field(b",\"deepest\":", b",\"deepest\":");
             e.message(v);
@@ -896,7 +896,7 @@ impl ::protojsonx_runtime::ProtoJson for outer::Inner {
             e.field(b",\"mood\":", b",\"mood\":");
             e.enumeration::<outer::inner::Mood>(self.mood);
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -950,12 +950,12 @@ impl ::protojsonx_runtime::ProtoJson for outer::inner::Deepest {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if e.emit_defaults() || self.x != 0 {
             e.field(b",\"x\":", b",\"x\":");
             e.i32(self.x);
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -1002,8 +1002,7 @@ impl ::protojsonx_runtime::ProtoJson for Nothing {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
-        e.end_object(object);
+        e.object().end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -1020,7 +1019,7 @@ impl ::protojsonx_runtime::ProtoJson for WellKnown {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if let ::core::option::Option::Some(v) = &self.ts {
             e.field(b",\"ts\":", b",\"ts\":");
             e.message(v);
@@ -1122,7 +1121,7 @@ impl ::protojsonx_runtime::ProtoJson for WellKnown {
             }
             ::core::option::Option::None => {}
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -1323,12 +1322,12 @@ impl ::protojsonx_runtime::ProtoJson for OnlyValues {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if e.emit_defaults() || !self.values.is_empty() {
             e.field(b",\"values\":", b",\"values\":");
             e.list(&self.values, |e, v| e.message(v));
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -1375,12 +1374,12 @@ impl ::protojsonx_runtime::ProtoJson for OnlyValueMap {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if e.emit_defaults() || !self.entries.is_empty() {
             e.field(b",\"entries\":", b",\"entries\":");
             e.map(&self.entries, |e, v| e.message(v));
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(

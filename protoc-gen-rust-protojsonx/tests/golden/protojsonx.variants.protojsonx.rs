@@ -6,7 +6,7 @@ impl ::protojsonx_runtime::ProtoJson for Variants {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if e.emit_defaults() || !self.blobs.is_empty() {
             e.field(b",\"blobs\":", b",\"blobs\":");
             e.map(&self.blobs, |e, v| e.bytes(v));
@@ -36,7 +36,7 @@ impl ::protojsonx_runtime::ProtoJson for Variants {
             }
             ::core::option::Option::None => {}
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(

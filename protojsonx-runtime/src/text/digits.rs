@@ -11,7 +11,7 @@
 //! skipping the general shortest-digits search (`zmij`), whose output it
 //! matches exactly (see its proof and the tests).
 
-use crate::text::short::{self, ShortText};
+use crate::text::short::{self, ShortText, Sink};
 
 /// `'0'` in every byte: added to a word of digit values, gives their text.
 const ZEROS: u64 = u64::from_le_bytes([b'0'; 8]);
@@ -108,7 +108,7 @@ impl ShortText<'_> {
 
 /// Appends a signed integer as a JSON number.
 #[inline]
-pub(crate) fn write_i64(out: &mut Vec<u8>, v: i64) {
+pub(crate) fn write_i64<S: Sink>(out: &mut S, v: i64) {
     short::append(out, |text| {
         text.byte_if(b'-', v < 0).decimal(v.unsigned_abs());
     });
@@ -116,7 +116,7 @@ pub(crate) fn write_i64(out: &mut Vec<u8>, v: i64) {
 
 /// Appends an unsigned integer as a JSON number.
 #[inline]
-pub(crate) fn write_u64(out: &mut Vec<u8>, v: u64) {
+pub(crate) fn write_u64<S: Sink>(out: &mut S, v: u64) {
     short::append(out, |text| {
         text.decimal(v);
     });
@@ -125,7 +125,7 @@ pub(crate) fn write_u64(out: &mut Vec<u8>, v: u64) {
 /// Appends a signed integer as a JSON string (`"-12"`): 64-bit integers and
 /// map keys.
 #[inline]
-pub(crate) fn write_quoted_i64(out: &mut Vec<u8>, v: i64) {
+pub(crate) fn write_quoted_i64<S: Sink>(out: &mut S, v: i64) {
     short::append(out, |text| {
         text.byte(b'"')
             .byte_if(b'-', v < 0)
@@ -136,7 +136,7 @@ pub(crate) fn write_quoted_i64(out: &mut Vec<u8>, v: i64) {
 
 /// Appends an unsigned integer as a JSON string (`"12"`).
 #[inline]
-pub(crate) fn write_quoted_u64(out: &mut Vec<u8>, v: u64) {
+pub(crate) fn write_quoted_u64<S: Sink>(out: &mut S, v: u64) {
     short::append(out, |text| {
         text.byte(b'"').decimal(v).byte(b'"');
     });
@@ -204,7 +204,7 @@ float!(f32, 8_192.0, 23);
 /// shortest round-trip algorithms produce, and in this range `zmij` writes
 /// it in plain decimal form (it uses exponents below 1e-5 and from 1e16).
 #[inline]
-pub(crate) fn thousandths<F: Float>(out: &mut Vec<u8>, v: F) -> bool {
+pub(crate) fn thousandths<F: Float, S: Sink>(out: &mut S, v: F) -> bool {
     let Some(n) = v.whole_thousandths() else {
         return false;
     };

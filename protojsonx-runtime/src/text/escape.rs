@@ -7,7 +7,7 @@
 //! write the rare byte that needs escaping.
 
 use crate::text::scan;
-use crate::text::short::{self, ShortText};
+use crate::text::short::{self, ShortText, Sink};
 
 /// Marker in [`ESCAPE`]: the byte is copied verbatim.
 const __: u8 = 0;
@@ -64,7 +64,7 @@ static HEX: [u8; 16] = *b"0123456789abcdef";
 /// the short forms `\b \f \n \r \t` where they exist) and copies everything
 /// else, including non-ASCII UTF-8, verbatim.
 #[inline]
-pub(crate) fn write_str(out: &mut Vec<u8>, s: &str) {
+pub(crate) fn write_str<S: Sink>(out: &mut S, s: &str) {
     let bytes = s.as_bytes();
     if bytes.len() <= ShortText::MAX_STR && scan::short_is_plain(bytes) {
         // The common case, a short plain string: inlined, no call to `memcpy`.
@@ -72,7 +72,7 @@ pub(crate) fn write_str(out: &mut Vec<u8>, s: &str) {
             text.byte(b'"').bytes(bytes).byte(b'"');
         });
     } else {
-        write_long(out, bytes);
+        out.vec(|out| write_long(out, bytes));
     }
 }
 
@@ -95,14 +95,14 @@ fn write_long(out: &mut Vec<u8>, bytes: &[u8]) {
 /// Python's `ensure_ascii` writes it. The same scan as [`write_str`]'s,
 /// with bytes from 0x80 up flagged too.
 #[inline]
-pub(crate) fn write_str_ascii(out: &mut Vec<u8>, s: &str) {
+pub(crate) fn write_str_ascii<S: Sink>(out: &mut S, s: &str) {
     let bytes = s.as_bytes();
     if bytes.len() <= ShortText::MAX_STR && scan::short_is_plain_ascii(bytes) {
         short::append(out, |text| {
             text.byte(b'"').bytes(bytes).byte(b'"');
         });
     } else {
-        write_ascii_long(out, s);
+        out.vec(|out| write_ascii_long(out, s));
     }
 }
 

@@ -12,6 +12,7 @@
 use core::fmt;
 
 use crate::text::digits;
+use crate::text::short::Sink;
 
 /// Returns the index of the first byte at or after `i` in `b` that is not an
 /// ASCII digit (or `b.len()`).
@@ -527,9 +528,9 @@ fn push_shortest<F: zmij::Float>(out: &mut Vec<u8>, v: F) {
 /// `v` must be finite (callers write NaN and ±Infinity as strings); for a
 /// non-finite `v` the output is unspecified but nothing panics.
 #[inline]
-pub(crate) fn write_f64(out: &mut Vec<u8>, v: f64) {
+pub(crate) fn write_f64<S: Sink>(out: &mut S, v: f64) {
     if !digits::thousandths(out, v) {
-        push_shortest(out, v);
+        out.vec(|out| push_shortest(out, v));
     }
 }
 
@@ -537,9 +538,9 @@ pub(crate) fn write_f64(out: &mut Vec<u8>, v: f64) {
 /// `0.1f32` is `"0.1"`), as a JSON number. `v` must be finite, as for
 /// [`write_f64`].
 #[inline]
-pub(crate) fn write_f32(out: &mut Vec<u8>, v: f32) {
+pub(crate) fn write_f32<S: Sink>(out: &mut S, v: f32) {
     if !digits::thousandths(out, v) {
-        push_shortest(out, v);
+        out.vec(|out| push_shortest(out, v));
     }
 }
 

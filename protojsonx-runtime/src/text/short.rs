@@ -18,27 +18,66 @@ use crate::text::scan;
 /// Capacity of a [`ShortText`]: a quoted, signed 20-digit integer (23
 /// bytes), written eight digits at a time (so up to 26), fits, and so does
 /// a quoted string of [`ShortText::MAX_STR`] bytes.
-const CAPACITY: usize = 32;
+pub(crate) const CAPACITY: usize = 32;
+
+/// Where texts are appended: the output vector itself, or a writer that
+/// holds the output's length in a local (the encoder's
+/// [`ObjectWriter`](crate::ser::ObjectWriter)) so that consecutive writes
+/// do not pass it through memory.
+pub(crate) trait Sink {
+    /// At least [`CAPACITY`] bytes of room after the output's end.
+    fn room(&mut self) -> &mut [MaybeUninit<u8>; CAPACITY];
+
+    /// Extends the output over `n` more bytes.
+    ///
+    /// # Safety
+    /// The `n` bytes after the end are initialized, within the room last
+    /// returned by [`room`](Self::room) (so `n <= CAPACITY`).
+    unsafe fn advance(&mut self, n: usize);
+
+    /// Runs `f` on the output as a vector of its current length: the out-of-line
+    /// paths (long strings, escapes, exponents), which append as they like.
+    fn vec<R>(&mut self, f: impl FnOnce(&mut Vec<u8>) -> R) -> R;
+}
+
+impl Sink for Vec<u8> {
+    #[inline(always)]
+    fn room(&mut self) -> &mut [MaybeUninit<u8>; CAPACITY] {
+        self.reserve(CAPACITY);
+        self.spare_capacity_mut()
+            .first_chunk_mut::<CAPACITY>()
+            .expect("reserved")
+    }
+
+    #[inline(always)]
+    unsafe fn advance(&mut self, n: usize) {
+        // SAFETY: the caller initialized `n` bytes of the spare capacity.
+        unsafe { self.set_len(self.len() + n) };
+    }
+
+    #[inline(always)]
+    fn vec<R>(&mut self, f: impl FnOnce(&mut Vec<u8>) -> R) -> R {
+        f(self)
+    }
+}
 
 /// Appends the text `build` writes (at most [`CAPACITY`] bytes) to `out`.
 #[inline(always)]
-pub(crate) fn append(out: &mut Vec<u8>, build: impl FnOnce(&mut ShortText<'_>)) {
-    out.reserve(CAPACITY);
-    let room = out
-        .spare_capacity_mut()
-        .first_chunk_mut::<CAPACITY>()
-        .expect("reserved");
-    let mut text = ShortText { buf: room, len: 0 };
+pub(crate) fn append<S: Sink>(out: &mut S, build: impl FnOnce(&mut ShortText<'_>)) {
+    let mut text = ShortText {
+        buf: out.room(),
+        len: 0,
+    };
     build(&mut text);
     let written = text.len;
     debug_assert!(written <= CAPACITY);
-    // SAFETY: `written <= CAPACITY` fits the reserved spare capacity, and
-    // its first `written` bytes are initialized: every `ShortText` method
-    // writes bytes from `len` on before it moves `len`, never past what it
-    // wrote (`word` writes 8 and keeps at most 8; `spaces` writes 24 and
-    // keeps at most 24; `bytes` covers all `n` with its two overlapping
-    // words or halves, or byte by byte).
-    unsafe { out.set_len(out.len() + written) };
+    // SAFETY: `written <= CAPACITY` fits the room, and its first `written`
+    // bytes are initialized: every `ShortText` method writes bytes from
+    // `len` on before it moves `len`, never past what it wrote (`word`
+    // writes 8 and keeps at most 8; `spaces` writes 24 and keeps at most
+    // 24; `bytes` covers all `n` with its two overlapping words or halves,
+    // or byte by byte).
+    unsafe { out.advance(written) };
 }
 
 /// Replaces the contents of `out` with `bytes`, keeping its memory (or, if

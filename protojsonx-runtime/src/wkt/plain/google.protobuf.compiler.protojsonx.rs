@@ -6,7 +6,7 @@ impl ::protojsonx_runtime::ProtoJson for Version {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if let ::core::option::Option::Some(v) = &self.major {
             e.field(b",\"major\":", b",\"major\":");
             e.i32(*v);
@@ -31,7 +31,7 @@ impl ::protojsonx_runtime::ProtoJson for Version {
         } else {
             e.unset_field(b",\"suffix\":", b",\"suffix\":");
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -100,7 +100,7 @@ impl ::protojsonx_runtime::ProtoJson for CodeGeneratorRequest {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if e.emit_defaults() || !self.file_to_generate.is_empty() {
             e.field(b",\"fileToGenerate\":", b",\"file_to_generate\":");
             e.list(&self.file_to_generate, |e, v| e.string(v));
@@ -121,7 +121,7 @@ impl ::protojsonx_runtime::ProtoJson for CodeGeneratorRequest {
         } else {
             e.unset_field(b",\"compilerVersion\":", b",\"compiler_version\":");
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -208,7 +208,7 @@ impl ::protojsonx_runtime::ProtoJson for CodeGeneratorResponse {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if let ::core::option::Option::Some(v) = &self.error {
             e.field(b",\"error\":", b",\"error\":");
             e.string(v);
@@ -225,7 +225,7 @@ impl ::protojsonx_runtime::ProtoJson for CodeGeneratorResponse {
             e.field(b",\"file\":", b",\"file\":");
             e.list(&self.file, |e, v| e.message(v));
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -290,7 +290,7 @@ impl ::protojsonx_runtime::ProtoJson for code_generator_response::File {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if let ::core::option::Option::Some(v) = &self.name {
             e.field(b",\"name\":", b",\"name\":");
             e.string(v);
@@ -315,7 +315,7 @@ impl ::protojsonx_runtime::ProtoJson for code_generator_response::File {
         } else {
             e.unset_field(b",\"generatedCodeInfo\":", b",\"generated_code_info\":");
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(

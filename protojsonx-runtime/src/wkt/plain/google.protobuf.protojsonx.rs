@@ -6,12 +6,12 @@ impl ::protojsonx_runtime::ProtoJson for FileDescriptorSet {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if e.emit_defaults() || !self.file.is_empty() {
             e.field(b",\"file\":", b",\"file\":");
             e.list(&self.file, |e, v| e.message(v));
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -58,7 +58,7 @@ impl ::protojsonx_runtime::ProtoJson for FileDescriptorProto {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if let ::core::option::Option::Some(v) = &self.name {
             e.field(b",\"name\":", b",\"name\":");
             e.string(v);
@@ -117,7 +117,7 @@ impl ::protojsonx_runtime::ProtoJson for FileDescriptorProto {
         } else {
             e.unset_field(b",\"syntax\":", b",\"syntax\":");
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -264,7 +264,7 @@ impl ::protojsonx_runtime::ProtoJson for DescriptorProto {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if let ::core::option::Option::Some(v) = &self.name {
             e.field(b",\"name\":", b",\"name\":");
             e.string(v);
@@ -309,7 +309,7 @@ impl ::protojsonx_runtime::ProtoJson for DescriptorProto {
             e.field(b",\"reservedName\":", b",\"reserved_name\":");
             e.list(&self.reserved_name, |e, v| e.string(v));
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -423,7 +423,7 @@ impl ::protojsonx_runtime::ProtoJson for descriptor_proto::ExtensionRange {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if let ::core::option::Option::Some(v) = &self.start {
             e.field(b",\"start\":", b",\"start\":");
             e.i32(*v);
@@ -442,7 +442,7 @@ impl ::protojsonx_runtime::ProtoJson for descriptor_proto::ExtensionRange {
         } else {
             e.unset_field(b",\"options\":", b",\"options\":");
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -505,7 +505,7 @@ impl ::protojsonx_runtime::ProtoJson for descriptor_proto::ReservedRange {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if let ::core::option::Option::Some(v) = &self.start {
             e.field(b",\"start\":", b",\"start\":");
             e.i32(*v);
@@ -518,7 +518,7 @@ impl ::protojsonx_runtime::ProtoJson for descriptor_proto::ReservedRange {
         } else {
             e.unset_field(b",\"end\":", b",\"end\":");
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -570,12 +570,12 @@ impl ::protojsonx_runtime::ProtoJson for ExtensionRangeOptions {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if e.emit_defaults() || !self.uninterpreted_option.is_empty() {
             e.field(b",\"uninterpretedOption\":", b",\"uninterpreted_option\":");
             e.list(&self.uninterpreted_option, |e, v| e.message(v));
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -641,7 +641,7 @@ impl ::protojsonx_runtime::ProtoJson for FieldDescriptorProto {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if let ::core::option::Option::Some(v) = &self.name {
             e.field(b",\"name\":", b",\"name\":");
             e.string(v);
@@ -708,7 +708,7 @@ impl ::protojsonx_runtime::ProtoJson for FieldDescriptorProto {
         } else {
             e.unset_field(b",\"proto3Optional\":", b",\"proto3_optional\":");
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -831,7 +831,7 @@ impl ::protojsonx_runtime::ProtoJson for OneofDescriptorProto {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if let ::core::option::Option::Some(v) = &self.name {
             e.field(b",\"name\":", b",\"name\":");
             e.string(v);
@@ -844,7 +844,7 @@ impl ::protojsonx_runtime::ProtoJson for OneofDescriptorProto {
         } else {
             e.unset_field(b",\"options\":", b",\"options\":");
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -900,7 +900,7 @@ impl ::protojsonx_runtime::ProtoJson for EnumDescriptorProto {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if let ::core::option::Option::Some(v) = &self.name {
             e.field(b",\"name\":", b",\"name\":");
             e.string(v);
@@ -925,7 +925,7 @@ impl ::protojsonx_runtime::ProtoJson for EnumDescriptorProto {
             e.field(b",\"reservedName\":", b",\"reserved_name\":");
             e.list(&self.reserved_name, |e, v| e.string(v));
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -1007,7 +1007,7 @@ impl ::protojsonx_runtime::ProtoJson for enum_descriptor_proto::EnumReservedRang
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if let ::core::option::Option::Some(v) = &self.start {
             e.field(b",\"start\":", b",\"start\":");
             e.i32(*v);
@@ -1020,7 +1020,7 @@ impl ::protojsonx_runtime::ProtoJson for enum_descriptor_proto::EnumReservedRang
         } else {
             e.unset_field(b",\"end\":", b",\"end\":");
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -1072,7 +1072,7 @@ impl ::protojsonx_runtime::ProtoJson for EnumValueDescriptorProto {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if let ::core::option::Option::Some(v) = &self.name {
             e.field(b",\"name\":", b",\"name\":");
             e.string(v);
@@ -1091,7 +1091,7 @@ impl ::protojsonx_runtime::ProtoJson for EnumValueDescriptorProto {
         } else {
             e.unset_field(b",\"options\":", b",\"options\":");
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -1156,7 +1156,7 @@ impl ::protojsonx_runtime::ProtoJson for ServiceDescriptorProto {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if let ::core::option::Option::Some(v) = &self.name {
             e.field(b",\"name\":", b",\"name\":");
             e.string(v);
@@ -1173,7 +1173,7 @@ impl ::protojsonx_runtime::ProtoJson for ServiceDescriptorProto {
         } else {
             e.unset_field(b",\"options\":", b",\"options\":");
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -1238,7 +1238,7 @@ impl ::protojsonx_runtime::ProtoJson for MethodDescriptorProto {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if let ::core::option::Option::Some(v) = &self.name {
             e.field(b",\"name\":", b",\"name\":");
             e.string(v);
@@ -1275,7 +1275,7 @@ impl ::protojsonx_runtime::ProtoJson for MethodDescriptorProto {
         } else {
             e.unset_field(b",\"serverStreaming\":", b",\"server_streaming\":");
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -1367,7 +1367,7 @@ impl ::protojsonx_runtime::ProtoJson for FileOptions {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if let ::core::option::Option::Some(v) = &self.java_package {
             e.field(b",\"javaPackage\":", b",\"java_package\":");
             e.string(v);
@@ -1501,7 +1501,7 @@ impl ::protojsonx_runtime::ProtoJson for FileOptions {
             e.field(b",\"uninterpretedOption\":", b",\"uninterpreted_option\":");
             e.list(&self.uninterpreted_option, |e, v| e.message(v));
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -1742,7 +1742,7 @@ impl ::protojsonx_runtime::ProtoJson for MessageOptions {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if let ::core::option::Option::Some(v) = &self.message_set_wire_format {
             e.field(b",\"messageSetWireFormat\":", b",\"message_set_wire_format\":");
             e.bool(*v);
@@ -1780,7 +1780,7 @@ impl ::protojsonx_runtime::ProtoJson for MessageOptions {
             e.field(b",\"uninterpretedOption\":", b",\"uninterpreted_option\":");
             e.list(&self.uninterpreted_option, |e, v| e.message(v));
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -1883,7 +1883,7 @@ impl ::protojsonx_runtime::ProtoJson for FieldOptions {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if let ::core::option::Option::Some(v) = &self.ctype {
             e.field(b",\"ctype\":", b",\"ctype\":");
             e.enumeration::<field_options::CType>(*v);
@@ -1924,7 +1924,7 @@ impl ::protojsonx_runtime::ProtoJson for FieldOptions {
             e.field(b",\"uninterpretedOption\":", b",\"uninterpreted_option\":");
             e.list(&self.uninterpreted_option, |e, v| e.message(v));
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -2045,12 +2045,12 @@ impl ::protojsonx_runtime::ProtoJson for OneofOptions {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if e.emit_defaults() || !self.uninterpreted_option.is_empty() {
             e.field(b",\"uninterpretedOption\":", b",\"uninterpreted_option\":");
             e.list(&self.uninterpreted_option, |e, v| e.message(v));
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -2107,7 +2107,7 @@ impl ::protojsonx_runtime::ProtoJson for EnumOptions {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if let ::core::option::Option::Some(v) = &self.allow_alias {
             e.field(b",\"allowAlias\":", b",\"allow_alias\":");
             e.bool(*v);
@@ -2124,7 +2124,7 @@ impl ::protojsonx_runtime::ProtoJson for EnumOptions {
             e.field(b",\"uninterpretedOption\":", b",\"uninterpreted_option\":");
             e.list(&self.uninterpreted_option, |e, v| e.message(v));
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -2203,7 +2203,7 @@ impl ::protojsonx_runtime::ProtoJson for EnumValueOptions {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if let ::core::option::Option::Some(v) = &self.deprecated {
             e.field(b",\"deprecated\":", b",\"deprecated\":");
             e.bool(*v);
@@ -2214,7 +2214,7 @@ impl ::protojsonx_runtime::ProtoJson for EnumValueOptions {
             e.field(b",\"uninterpretedOption\":", b",\"uninterpreted_option\":");
             e.list(&self.uninterpreted_option, |e, v| e.message(v));
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -2281,7 +2281,7 @@ impl ::protojsonx_runtime::ProtoJson for ServiceOptions {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if let ::core::option::Option::Some(v) = &self.deprecated {
             e.field(b",\"deprecated\":", b",\"deprecated\":");
             e.bool(*v);
@@ -2292,7 +2292,7 @@ impl ::protojsonx_runtime::ProtoJson for ServiceOptions {
             e.field(b",\"uninterpretedOption\":", b",\"uninterpreted_option\":");
             e.list(&self.uninterpreted_option, |e, v| e.message(v));
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -2354,7 +2354,7 @@ impl ::protojsonx_runtime::ProtoJson for MethodOptions {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if let ::core::option::Option::Some(v) = &self.deprecated {
             e.field(b",\"deprecated\":", b",\"deprecated\":");
             e.bool(*v);
@@ -2371,7 +2371,7 @@ impl ::protojsonx_runtime::ProtoJson for MethodOptions {
             e.field(b",\"uninterpretedOption\":", b",\"uninterpreted_option\":");
             e.list(&self.uninterpreted_option, |e, v| e.message(v));
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -2444,7 +2444,7 @@ impl ::protojsonx_runtime::ProtoJson for UninterpretedOption {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if e.emit_defaults() || !self.name.is_empty() {
             e.field(b",\"name\":", b",\"name\":");
             e.list(&self.name, |e, v| e.message(v));
@@ -2485,7 +2485,7 @@ impl ::protojsonx_runtime::ProtoJson for UninterpretedOption {
         } else {
             e.unset_field(b",\"aggregateValue\":", b",\"aggregate_value\":");
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -2588,12 +2588,12 @@ impl ::protojsonx_runtime::ProtoJson for uninterpreted_option::NamePart {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         e.field(b",\"namePart\":", b",\"name_part\":");
         e.string(&self.name_part);
         e.field(b",\"isExtension\":", b",\"is_extension\":");
         e.bool(self.is_extension);
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -2653,12 +2653,12 @@ impl ::protojsonx_runtime::ProtoJson for SourceCodeInfo {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if e.emit_defaults() || !self.location.is_empty() {
             e.field(b",\"location\":", b",\"location\":");
             e.list(&self.location, |e, v| e.message(v));
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -2705,7 +2705,7 @@ impl ::protojsonx_runtime::ProtoJson for source_code_info::Location {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if e.emit_defaults() || !self.path.is_empty() {
             e.field(b",\"path\":", b",\"path\":");
             e.list(&self.path, |e, v| e.i32(*v));
@@ -2733,7 +2733,7 @@ impl ::protojsonx_runtime::ProtoJson for source_code_info::Location {
             );
             e.list(&self.leading_detached_comments, |e, v| e.string(v));
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -2829,12 +2829,12 @@ impl ::protojsonx_runtime::ProtoJson for GeneratedCodeInfo {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if e.emit_defaults() || !self.annotation.is_empty() {
             e.field(b",\"annotation\":", b",\"annotation\":");
             e.list(&self.annotation, |e, v| e.message(v));
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -2881,7 +2881,7 @@ impl ::protojsonx_runtime::ProtoJson for generated_code_info::Annotation {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if e.emit_defaults() || !self.path.is_empty() {
             e.field(b",\"path\":", b",\"path\":");
             e.list(&self.path, |e, v| e.i32(*v));
@@ -2904,7 +2904,7 @@ impl ::protojsonx_runtime::ProtoJson for generated_code_info::Annotation {
         } else {
             e.unset_field(b",\"end\":", b",\"end\":");
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -2981,12 +2981,12 @@ impl ::protojsonx_runtime::ProtoJson for SourceContext {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if e.emit_defaults() || !self.file_name.is_empty() {
             e.field(b",\"fileName\":", b",\"file_name\":");
             e.string(&self.file_name);
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -3033,7 +3033,7 @@ impl ::protojsonx_runtime::ProtoJson for Type {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if e.emit_defaults() || !self.name.is_empty() {
             e.field(b",\"name\":", b",\"name\":");
             e.string(&self.name);
@@ -3060,7 +3060,7 @@ impl ::protojsonx_runtime::ProtoJson for Type {
             e.field(b",\"syntax\":", b",\"syntax\":");
             e.enumeration::<Syntax>(self.syntax);
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -3153,7 +3153,7 @@ impl ::protojsonx_runtime::ProtoJson for Field {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if e.emit_defaults() || self.kind != 0 {
             e.field(b",\"kind\":", b",\"kind\":");
             e.enumeration::<field::Kind>(self.kind);
@@ -3194,7 +3194,7 @@ impl ::protojsonx_runtime::ProtoJson for Field {
             e.field(b",\"defaultValue\":", b",\"default_value\":");
             e.string(&self.default_value);
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -3297,7 +3297,7 @@ impl ::protojsonx_runtime::ProtoJson for Enum {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if e.emit_defaults() || !self.name.is_empty() {
             e.field(b",\"name\":", b",\"name\":");
             e.string(&self.name);
@@ -3320,7 +3320,7 @@ impl ::protojsonx_runtime::ProtoJson for Enum {
             e.field(b",\"syntax\":", b",\"syntax\":");
             e.enumeration::<Syntax>(self.syntax);
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -3404,7 +3404,7 @@ impl ::protojsonx_runtime::ProtoJson for EnumValue {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if e.emit_defaults() || !self.name.is_empty() {
             e.field(b",\"name\":", b",\"name\":");
             e.string(&self.name);
@@ -3417,7 +3417,7 @@ impl ::protojsonx_runtime::ProtoJson for EnumValue {
             e.field(b",\"options\":", b",\"options\":");
             e.list(&self.options, |e, v| e.message(v));
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -3478,7 +3478,7 @@ impl ::protojsonx_runtime::ProtoJson for Option {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if e.emit_defaults() || !self.name.is_empty() {
             e.field(b",\"name\":", b",\"name\":");
             e.string(&self.name);
@@ -3489,7 +3489,7 @@ impl ::protojsonx_runtime::ProtoJson for Option {
         } else {
             e.unset_field(b",\"value\":", b",\"value\":");
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -3543,7 +3543,7 @@ impl ::protojsonx_runtime::ProtoJson for Api {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if e.emit_defaults() || !self.name.is_empty() {
             e.field(b",\"name\":", b",\"name\":");
             e.string(&self.name);
@@ -3574,7 +3574,7 @@ impl ::protojsonx_runtime::ProtoJson for Api {
             e.field(b",\"syntax\":", b",\"syntax\":");
             e.enumeration::<Syntax>(self.syntax);
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -3665,7 +3665,7 @@ impl ::protojsonx_runtime::ProtoJson for Method {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if e.emit_defaults() || !self.name.is_empty() {
             e.field(b",\"name\":", b",\"name\":");
             e.string(&self.name);
@@ -3694,7 +3694,7 @@ impl ::protojsonx_runtime::ProtoJson for Method {
             e.field(b",\"syntax\":", b",\"syntax\":");
             e.enumeration::<Syntax>(self.syntax);
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(
@@ -3787,7 +3787,7 @@ impl ::protojsonx_runtime::ProtoJson for Mixin {
     }
     #[cfg_attr(debug_assertions, inline)]
     fn write_json(&self, e: &mut ::protojsonx_runtime::__private::Encoder<'_>) {
-        let object = e.begin_object();
+        let mut e = e.object();
         if e.emit_defaults() || !self.name.is_empty() {
             e.field(b",\"name\":", b",\"name\":");
             e.string(&self.name);
@@ -3796,7 +3796,7 @@ impl ::protojsonx_runtime::ProtoJson for Mixin {
             e.field(b",\"root\":", b",\"root\":");
             e.string(&self.root);
         }
-        e.end_object(object);
+        e.end();
     }
     #[cfg_attr(debug_assertions, inline)]
     fn read_json(

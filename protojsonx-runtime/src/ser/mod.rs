@@ -6,7 +6,11 @@
 //! end turns its first comma into the `{` (see [`Encoder::begin_object`]).
 //! Numbers and short strings are written by [`digits`] and [`escape`].
 
+mod object;
+
 use std::io;
+
+pub use object::ObjectWriter;
 
 use crate::error::Error;
 use crate::map::{JsonMap, MapKey};

@@ -1,0 +1,417 @@
+//! [`ObjectWriter`]: how a generated `write_json` writes its message's
+//! object, with the output's length held in a local.
+//!
+//! Written through the [`Encoder`], each write loads the output's length
+//! from the encoder, extends it and stores it back, and the next write
+//! loads it again: the encoder sits behind a pointer that the calls of the
+//! slow paths (growing, escaping, pretty keys) also receive, so the compiler
+//! keeps the length in memory, and consecutive writes form one chain of
+//! stores and loads. The writer is a local of `write_json` that never
+//! leaves it: its length stays in a register, and it is stored into the
+//! encoder only around the calls that need it there (nested messages,
+//! lists, maps, the slow paths). Its methods are inlined by force only
+//! where optimized, as the decoder's are: in an unoptimized build each
+//! inlined copy keeps stack slots of its own, and a message of a hundred
+//! fields nested a hundred deep overflowed the stack.
+
+use std::mem::MaybeUninit;
+
+use super::{Encoder, Object};
+use crate::map::{JsonMap, MapKey};
+use crate::text::short::{self, CAPACITY, ShortText, Sink};
+use crate::text::{digits, escape, num};
+use crate::{JsonEnum, ProtoJson};
+
+/// Writes the members of one object: returned by [`Encoder::object`],
+/// ended by [`end`](Self::end). Its methods are the encoder's, for the
+/// values of generated code's fields. Part of the contract with generated code.
+///
+/// While it lives, the encoder's output is longer than the encoder's own
+/// vector says (the vector's length is brought up to date around every
+/// call that takes the encoder).
+#[must_use = "an object is ended with `end`"]
+pub struct ObjectWriter<'e, 'a> {
+    e: &'e mut Encoder<'a>,
+    /// The output's length. Invariant: `e.out.len() <= len <= e.out.capacity()`,
+    /// and the bytes of `e.out` up to `len` are initialized.
+    len: usize,
+    /// Where the object began (see [`Encoder::begin_object`]).
+    start: usize,
+}
+
+impl<'a> Encoder<'a> {
+    /// Starts an object whose members are written through the returned
+    /// writer: [`begin_object`](Self::begin_object) for generated code.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub fn object(&mut self) -> ObjectWriter<'_, 'a> {
+        let Object(start) = self.begin_object();
+        ObjectWriter {
+            len: self.out.len(),
+            start,
+            e: self,
+        }
+    }
+}
+
+impl<'a> ObjectWriter<'_, 'a> {
+    /// Ends the object: see [`Encoder::end_object`].
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub fn end(mut self) {
+        let start = self.start;
+        self.encoder(|e| e.end_object(Object(start)));
+    }
+
+    /// Runs `f` on the encoder, its output's length brought up to date
+    /// before and read back after.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    fn encoder<R>(&mut self, f: impl FnOnce(&mut Encoder<'a>) -> R) -> R {
+        // SAFETY: the invariant: `len` is within the capacity, its bytes initialized.
+        unsafe { self.e.out.set_len(self.len) };
+        let result = f(self.e);
+        self.len = self.e.out.len();
+        result
+    }
+
+    /// See [`Encoder::emit_defaults`].
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub fn emit_defaults(&self) -> bool {
+        self.e.emit_defaults
+    }
+
+    /// See [`Encoder::field`].
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub fn field(&mut self, json_key: &[u8], proto_key: &[u8]) {
+        match self.e.keys {
+            super::Keys::Json => self.put(json_key),
+            super::Keys::Proto => self.put(proto_key),
+            super::Keys::Pretty => self.encoder(|e| e.styled_field(json_key, proto_key)),
+        }
+    }
+
+    /// See [`Encoder::field_non_ascii`].
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub fn field_non_ascii(&mut self, json_key: &[u8], proto_key: &[u8]) {
+        self.encoder(|e| e.field_non_ascii(json_key, proto_key));
+    }
+
+    /// See [`Encoder::unset_field`].
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub fn unset_field(&mut self, json_key: &[u8], proto_key: &[u8]) {
+        if self.e.opts.emit_unpopulated {
+            self.encoder(|e| e.unset_field(json_key, proto_key));
+        }
+    }
+
+    /// Appends `bytes`, whose length is a constant where this is inlined
+    /// (keys, `true`): a copy of known size.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    fn put(&mut self, bytes: &[u8]) {
+        let n = bytes.len();
+        if self.e.out.capacity() - self.len < n {
+            grow(&mut self.e.out, self.len, n);
+        }
+        // SAFETY: the room for `n` bytes after `len` was made above; `bytes`
+        // is not the output (which the writer borrows).
+        unsafe {
+            let to = self.e.out.as_mut_ptr().add(self.len);
+            std::ptr::copy_nonoverlapping(bytes.as_ptr(), to, n);
+        }
+        self.len += n;
+    }
+
+    /// See [`Encoder::null`].
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub fn null(&mut self) {
+        self.put(b"null");
+    }
+
+    /// See [`Encoder::bool`].
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub fn bool(&mut self, v: bool) {
+        if v {
+            self.put(b"true");
+        } else {
+            self.put(b"false");
+        }
+    }
+
+    /// See [`Encoder::i32`].
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub fn i32(&mut self, v: i32) {
+        digits::write_i64(self, v.into());
+    }
+
+    /// See [`Encoder::u32`].
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub fn u32(&mut self, v: u32) {
+        digits::write_u64(self, v.into());
+    }
+
+    /// See [`Encoder::i64`].
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub fn i64(&mut self, v: i64) {
+        digits::write_quoted_i64(self, v);
+    }
+
+    /// See [`Encoder::u64`].
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub fn u64(&mut self, v: u64) {
+        digits::write_quoted_u64(self, v);
+    }
+
+    /// See [`Encoder::f64`].
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub fn f64(&mut self, v: f64) {
+        if v.is_finite() {
+            num::write_f64(self, v);
+        } else {
+            self.encoder(|e| e.f64(v));
+        }
+    }
+
+    /// See [`Encoder::f32`].
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub fn f32(&mut self, v: f32) {
+        if v.is_finite() {
+            num::write_f32(self, v);
+        } else {
+            self.encoder(|e| e.f32(v));
+        }
+    }
+
+    /// See [`Encoder::string`].
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub fn string(&mut self, v: &str) {
+        if self.e.opts.ensure_ascii {
+            escape::write_str_ascii(self, v);
+        } else {
+            escape::write_str(self, v);
+        }
+    }
+
+    /// See [`Encoder::bytes`].
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub fn bytes(&mut self, v: &[u8]) {
+        self.encoder(|e| e.bytes(v));
+    }
+
+    /// See [`Encoder::enumeration`]: a name of up to
+    /// [`ShortText::MAX_STR`] bytes (most) is written in line.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub fn enumeration<E: JsonEnum>(&mut self, v: i32) {
+        match E::name_of(v) {
+            Some(name)
+                if !E::IS_NULL_VALUE
+                    && !self.e.opts.enums_as_ints
+                    && name.len() <= ShortText::MAX_STR =>
+            {
+                short::append(self, |text| {
+                    text.byte(b'"').bytes(name.as_bytes()).byte(b'"');
+                });
+            }
+            _ => self.encoder(|e| e.enumeration::<E>(v)),
+        }
+    }
+
+    /// See [`Encoder::message`].
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub fn message<M: ProtoJson>(&mut self, m: &M) {
+        self.encoder(|e| m.write_json(e));
+    }
+
+    /// See [`Encoder::list`].
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub fn list<T>(&mut self, items: &[T], write: impl FnMut(&mut Encoder<'a>, &T)) {
+        self.encoder(|e| e.list(items, write));
+    }
+
+    /// See [`Encoder::map`].
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub fn map<K: MapKey, V, M: JsonMap<K, V>>(
+        &mut self,
+        map: &M,
+        write: impl FnMut(&mut Encoder<'a>, &V),
+    ) {
+        self.encoder(|e| e.map(map, write));
+    }
+}
+
+impl Sink for ObjectWriter<'_, '_> {
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    fn room(&mut self) -> &mut [MaybeUninit<u8>; CAPACITY] {
+        if self.e.out.capacity() - self.len < CAPACITY {
+            grow(&mut self.e.out, self.len, CAPACITY);
+        }
+        // SAFETY: `CAPACITY` bytes after `len` are within the capacity
+        // (made above), and uninitialized memory is valid `MaybeUninit`.
+        unsafe {
+            &mut *self
+                .e
+                .out
+                .as_mut_ptr()
+                .add(self.len)
+                .cast::<[MaybeUninit<u8>; CAPACITY]>()
+        }
+    }
+
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    unsafe fn advance(&mut self, n: usize) {
+        self.len += n;
+    }
+
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    fn vec<R>(&mut self, f: impl FnOnce(&mut Vec<u8>) -> R) -> R {
+        self.encoder(|e| f(&mut e.out))
+    }
+}
+
+/// Makes room for `n` more bytes after the first `len` (the writer's
+/// length) in `out`.
+#[cold]
+#[inline(never)]
+fn grow(out: &mut Vec<u8>, len: usize, n: usize) {
+    // SAFETY: the writer's invariant: `len` is within the capacity, its bytes initialized.
+    unsafe { out.set_len(len) };
+    out.reserve(n);
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::*;
+    use crate::EncodeOptions;
+
+    enum Color {}
+
+    impl JsonEnum for Color {
+        const NAME: &'static str = "test.Color";
+        fn name_of(v: i32) -> Option<&'static str> {
+            match v {
+                1 => Some("RED"),
+                2 => Some("A_NAME_LONGER_THAN_SIXTEEN"),
+                _ => None,
+            }
+        }
+        fn value_of(_: &[u8]) -> Option<i32> {
+            None
+        }
+    }
+
+    /// Every kind of member, through `$e`: an `ObjectWriter` or the `Encoder`
+    /// itself, which have the same methods.
+    macro_rules! members {
+        ($e:ident) => {
+            $e.field(b",\"s\":", b",\"s_s\":");
+            $e.string("plain");
+            $e.field(b",\"long\":", b",\"long\":");
+            $e.string("longer than sixteen bytes, \"quoted\", \u{e9}\n");
+            $e.field(b",\"short\":", b",\"short\":");
+            $e.string("caf\u{e9}");
+            $e.field(b",\"n\":", b",\"n\":");
+            $e.i32(-42);
+            $e.u32(u32::MAX);
+            $e.i64(i64::MIN);
+            $e.u64(u64::MAX);
+            $e.f64(95.5);
+            $e.f64(1e300);
+            $e.f64(f64::NEG_INFINITY);
+            $e.f32(0.1);
+            $e.f32(f32::NAN);
+            $e.bool(true);
+            $e.bool(false);
+            $e.null();
+            $e.bytes(b"\x00\xffbytes");
+            $e.enumeration::<Color>(1);
+            $e.enumeration::<Color>(2);
+            $e.enumeration::<Color>(7);
+            $e.enumeration::<prost_types::NullValue>(0);
+            $e.field_non_ascii(",\"\u{e9}t\u{e9}\":".as_bytes(), b",\"ete\":");
+            $e.list(&[1, -2, 3], |e, v| e.i32(*v));
+            $e.field(b",\"m\":", b",\"m\":");
+            $e.map(&BTreeMap::from([(2, "b"), (1, "a")]), |e, v| e.string(v));
+            $e.message(&prost_types::Timestamp {
+                seconds: 1,
+                nanos: 5,
+            });
+            $e.unset_field(b",\"u\":", b",\"u\":");
+        };
+    }
+
+    /// The members written through a writer and through the encoder are the
+    /// same text, under every option that changes how they are written, and
+    /// wherever the output runs out of room (each starting capacity).
+    #[test]
+    fn writes_what_the_encoder_writes() {
+        let options = [
+            EncodeOptions::new(),
+            EncodeOptions::new().use_proto_names(true),
+            EncodeOptions::new().indent(2),
+            EncodeOptions::new().ensure_ascii(true),
+            EncodeOptions::new().enums_as_ints(true),
+            EncodeOptions::new().emit_unpopulated(true),
+        ];
+        for opts in options {
+            let mut want = b"[".to_vec();
+            {
+                let mut e = Encoder::new(&mut want, opts);
+                let object = e.begin_object();
+                members!(e);
+                e.end_object(object);
+            }
+            for capacity in 1..want.len() + 40 {
+                let mut got = Vec::with_capacity(capacity);
+                got.push(b'[');
+                {
+                    let mut e = Encoder::new(&mut got, opts);
+                    let mut e = e.object();
+                    members!(e);
+                    e.end();
+                }
+                assert_eq!(
+                    String::from_utf8_lossy(&got),
+                    String::from_utf8_lossy(&want),
+                    "{opts:?}, capacity {capacity}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn an_empty_object_and_a_nested_one() {
+        let mut out = Vec::new();
+        {
+            let mut e = Encoder::new(&mut out, EncodeOptions::new());
+            let mut outer = e.object();
+            outer.field(b",\"a\":", b",\"a\":");
+            outer.message(&prost_types::Struct::default());
+            outer.end();
+        }
+        assert_eq!(out, br#"{"a":{}}"#);
+    }
+}
