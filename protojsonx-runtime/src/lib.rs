@@ -77,7 +77,7 @@ pub use wkt::{TypeRegistry, register, register_with};
 pub mod __private {
     pub use crate::JsonEnum;
     pub use crate::de::{Decoder, Fields, JsonType, OwnedFieldKeys, ScalarField, Seen};
-    pub use crate::map::{JsonMap, MapKey, MapValue};
+    pub use crate::map::{JsonKey, JsonMap, MapKey, MapValue};
     pub use crate::reset::{Bytes, EnumField, Reset, reset_unless};
     pub use crate::ser::{Encoder, Mark, Object, ObjectWriter};
     pub use crate::size_hint::SizeHint;

@@ -8,8 +8,9 @@ use crate::ProtoJson;
 use crate::de::Decoder;
 use crate::error::Error;
 use crate::reset::Reset;
-use crate::text::digits;
 use crate::text::num::{self, NumError};
+use crate::text::short::{self, Sink};
+use crate::text::{digits, escape};
 
 /// A protobuf map key type. ProtoJSON writes every key as a JSON string:
 /// integers in decimal, bools as `"true"`/`"false"`. Part of the contract with generated code.
@@ -17,8 +18,8 @@ pub trait MapKey: Ord + Sized + Borrow<Self::Lookup> {
     /// What a key is looked up by in a map without making one (`str` for
     /// a `String`, which would allocate; the key itself otherwise).
     type Lookup: ?Sized + Ord + Hash + ToOwned<Owned = Self>;
-    /// Appends the key as a JSON string; only ASCII when `ascii`.
-    fn write_key(&self, out: &mut Vec<u8>, ascii: bool);
+    /// The key as the encoder writes it.
+    fn json_key(&self) -> JsonKey<'_>;
     /// Parses a key from the (unescaped) text of a JSON object key.
     fn parse_key(text: &str) -> Result<Self, String>;
     /// Calls `f` with the key of `text` as a [`Lookup`](Self::Lookup);
@@ -31,12 +32,9 @@ pub trait MapKey: Ord + Sized + Borrow<Self::Lookup> {
 impl MapKey for String {
     type Lookup = str;
 
-    fn write_key(&self, out: &mut Vec<u8>, ascii: bool) {
-        if ascii {
-            crate::text::escape::write_str_ascii(out, self);
-        } else {
-            crate::text::escape::write_str(out, self);
-        }
+    #[inline(always)]
+    fn json_key(&self) -> JsonKey<'_> {
+        JsonKey::Str(self)
     }
     fn parse_key(text: &str) -> Result<Self, String> {
         Ok(text.to_owned())
@@ -57,8 +55,9 @@ impl MapKey for String {
 impl MapKey for bool {
     type Lookup = bool;
 
-    fn write_key(&self, out: &mut Vec<u8>, _: bool) {
-        out.extend_from_slice(if *self { b"\"true\"" } else { b"\"false\"" });
+    #[inline(always)]
+    fn json_key(&self) -> JsonKey<'_> {
+        JsonKey::Bool(*self)
     }
     fn parse_key(text: &str) -> Result<Self, String> {
         match text {
@@ -77,12 +76,13 @@ impl MapKey for bool {
 }
 
 macro_rules! int_map_key {
-    ($($ty:ty => $write:ident),*) => {$(
+    ($($ty:ty => $key:ident),*) => {$(
         impl MapKey for $ty {
             type Lookup = $ty;
 
-            fn write_key(&self, out: &mut Vec<u8>, _: bool) {
-                digits::$write(out, (*self).into());
+            #[inline(always)]
+            fn json_key(&self) -> JsonKey<'_> {
+                JsonKey::$key((*self).into())
             }
             fn parse_key(text: &str) -> Result<Self, String> {
                 // Plain digits (the common key) skip the general parser.
@@ -106,11 +106,39 @@ macro_rules! int_map_key {
     )*};
 }
 int_map_key!(
-    i32 => write_quoted_i64,
-    i64 => write_quoted_i64,
-    u32 => write_quoted_u64,
-    u64 => write_quoted_u64
+    i32 => Signed,
+    i64 => Signed,
+    u32 => Unsigned,
+    u64 => Unsigned
 );
+
+/// A map key as ProtoJSON writes it, a JSON string: what [`write_key`]
+/// writes. Part of the contract with generated code.
+pub enum JsonKey<'k> {
+    /// A string key, escaped.
+    Str(&'k str),
+    /// `"true"` or `"false"`.
+    Bool(bool),
+    /// A signed integer key in decimal.
+    Signed(i64),
+    /// An unsigned integer key in decimal.
+    Unsigned(u64),
+}
+
+/// Appends `key` as a JSON string (of ASCII only if `ascii`) to `out`: the
+/// encoder's vector or an object's writer.
+#[inline(always)]
+pub(crate) fn write_key<S: Sink>(out: &mut S, key: JsonKey<'_>, ascii: bool) {
+    match key {
+        JsonKey::Str(text) if ascii => escape::write_str_ascii(out, text),
+        JsonKey::Str(text) => escape::write_str(out, text),
+        JsonKey::Bool(v) => short::append(out, |text| {
+            text.bytes(if v { b"\"true\"" } else { b"\"false\"" });
+        }),
+        JsonKey::Signed(v) => digits::write_quoted_i64(out, v),
+        JsonKey::Unsigned(v) => digits::write_quoted_u64(out, v),
+    }
+}
 
 /// The map types prost generates (`HashMap` or `BTreeMap`, as configured).
 /// Part of the contract with generated code. [`Reset`] empties one (a hash
@@ -219,7 +247,7 @@ mod tests {
 
     fn written<K: MapKey>(k: K) -> String {
         let mut out = Vec::new();
-        k.write_key(&mut out, false);
+        write_key(&mut out, k.json_key(), false);
         String::from_utf8(out).unwrap()
     }
 

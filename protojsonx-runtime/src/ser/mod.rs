@@ -13,7 +13,7 @@ use std::io;
 pub use object::ObjectWriter;
 
 use crate::error::Error;
-use crate::map::{JsonMap, MapKey};
+use crate::map::{self, JsonMap, MapKey};
 use crate::options::EncodeOptions;
 use crate::size_hint::SizeHint;
 use crate::text::short::{self, ShortText};
@@ -505,7 +505,7 @@ impl<'a> Encoder<'a> {
     /// Writes a map entry's key and its colon, after an [`element`](Self::element).
     #[inline]
     pub fn map_key<K: MapKey>(&mut self, key: &K) {
-        key.write_key(&mut self.out, self.opts.ensure_ascii);
+        map::write_key(&mut self.out, key.json_key(), self.opts.ensure_ascii);
         self.colon();
     }
 
@@ -523,54 +523,72 @@ impl<'a> Encoder<'a> {
         map: &M,
         write: impl FnMut(&mut Self, &V),
     ) {
-        let mut entries = map.iter_entries();
-        let len = entries.len();
-        match entries.next() {
-            None => self.out.extend_from_slice(b"{}"),
-            // One entry is in order too.
-            Some(first) if M::IN_KEY_ORDER || len == 1 => {
-                self.map_entries_in_order(std::iter::once(first).chain(entries), write);
+        in_key_order(map, MapEntries { to: self, write });
+    }
+}
+
+/// What writes the entries of a map, given in key order (see [`in_key_order`]).
+trait WriteEntries<K, V> {
+    /// Writes the object of `entries`.
+    fn write_entries<'m>(self, entries: impl Iterator<Item = (&'m K, &'m V)>)
+    where
+        K: 'm,
+        V: 'm;
+}
+
+/// Gives the entries of `map` to `to` in key order: a `BTreeMap`'s as it
+/// iterates, a `HashMap`'s sorted (on the stack for up to
+/// [`SORT_ON_STACK`] entries, so small maps allocate nothing).
+#[inline]
+fn in_key_order<K: MapKey, V, M: JsonMap<K, V>>(map: &M, to: impl WriteEntries<K, V>) {
+    let mut entries = map.iter_entries();
+    let len = entries.len();
+    match entries.next() {
+        None => to.write_entries(std::iter::empty()),
+        // One entry is in order too.
+        Some(first) if M::IN_KEY_ORDER || len == 1 => {
+            to.write_entries(std::iter::once(first).chain(entries));
+        }
+        Some(first) if len <= SORT_ON_STACK => {
+            let mut slots = [first; SORT_ON_STACK];
+            for (slot, entry) in slots[1..].iter_mut().zip(entries) {
+                *slot = entry;
             }
-            // Sorted in place on the stack: no allocation for small maps.
-            Some(first) if len <= SORT_ON_STACK => {
-                let mut slots = [first; SORT_ON_STACK];
-                for (slot, entry) in slots[1..].iter_mut().zip(entries) {
-                    *slot = entry;
-                }
-                self.map_entries(&mut slots[..len], write);
-            }
-            Some(first) => {
-                let mut all = Vec::with_capacity(len);
-                all.push(first);
-                all.extend(entries);
-                self.map_entries(&mut all, write);
-            }
+            let slots = &mut slots[..len];
+            slots.sort_unstable_by(|a, b| a.0.cmp(b.0));
+            to.write_entries(slots.iter().copied());
+        }
+        Some(first) => {
+            let mut all = Vec::with_capacity(len);
+            all.push(first);
+            all.extend(entries);
+            all.sort_unstable_by(|a, b| a.0.cmp(b.0));
+            to.write_entries(all.into_iter());
         }
     }
+}
 
-    /// Sorts map entries by key and writes them as an object.
-    fn map_entries<K: MapKey, V>(
-        &mut self,
-        entries: &mut [(&K, &V)],
-        write: impl FnMut(&mut Self, &V),
-    ) {
-        entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
-        self.map_entries_in_order(entries.iter().copied(), write);
-    }
+/// A map written through an [`Encoder`]: each value through `write`.
+struct MapEntries<'e, 'a, F> {
+    to: &'e mut Encoder<'a>,
+    write: F,
+}
 
-    /// Writes map entries, given in key order, as an object.
-    fn map_entries_in_order<'m, K: MapKey + 'm, V: 'm>(
-        &mut self,
-        entries: impl Iterator<Item = (&'m K, &'m V)>,
-        mut write: impl FnMut(&mut Self, &V),
-    ) {
-        let object = self.begin_object();
+impl<'a, K: MapKey, V, F: FnMut(&mut Encoder<'a>, &V)> WriteEntries<K, V>
+    for MapEntries<'_, 'a, F>
+{
+    fn write_entries<'m>(mut self, entries: impl Iterator<Item = (&'m K, &'m V)>)
+    where
+        K: 'm,
+        V: 'm,
+    {
+        let object = self.to.begin_object();
         for (key, value) in entries {
-            self.separator();
-            self.map_key(key);
-            write(self, value);
+            self.to.separator();
+            self.to.map_key(key);
+            (self.write)(self.to, value);
         }
-        self.end_object(object);
+        self.to.end_object(object);
     }
 }
 

@@ -16,8 +16,8 @@
 
 use std::mem::MaybeUninit;
 
-use super::{Encoder, Object};
-use crate::map::{JsonMap, MapKey};
+use super::{Encoder, Object, WriteEntries};
+use crate::map::{self, JsonMap, MapKey};
 use crate::text::short::{self, CAPACITY, ShortText, Sink};
 use crate::text::{digits, escape, num};
 use crate::{JsonEnum, ProtoJson};
@@ -59,8 +59,26 @@ impl<'a> ObjectWriter<'_, 'a> {
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
     pub fn end(mut self) {
-        let start = self.start;
-        self.encoder(|e| e.end_object(Object(start)));
+        self.e.depth -= 1;
+        self.close(self.start, b'{', b'}');
+        // SAFETY: the invariant: `len` is within the capacity, its bytes initialized.
+        unsafe { self.e.out.set_len(self.len) };
+    }
+
+    /// Closes the object or array that began at `start`: see [`Encoder::close`].
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    fn close(&mut self, start: usize, open: u8, close: u8) {
+        if self.e.opts.indent.is_some() {
+            return self.encoder(|e| e.close(start, open, close));
+        }
+        if start < self.len {
+            // SAFETY: `start < len`: an initialized byte of the output.
+            unsafe { *self.e.out.as_mut_ptr().add(start) = open };
+            self.put(&[close]);
+        } else {
+            self.put(&[open, close]);
+        }
     }
 
     /// Runs `f` on the encoder, its output's length brought up to date
@@ -239,22 +257,74 @@ impl<'a> ObjectWriter<'_, 'a> {
         self.encoder(|e| m.write_json(e));
     }
 
-    /// See [`Encoder::list`].
+    /// See [`Encoder::list`]; the elements are written through this writer.
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
-    pub fn list<T>(&mut self, items: &[T], write: impl FnMut(&mut Encoder<'a>, &T)) {
-        self.encoder(|e| e.list(items, write));
+    pub fn list<T>(&mut self, items: &[T], mut write: impl FnMut(&mut Self, &T)) {
+        let start = self.len;
+        self.e.depth += 1;
+        for item in items {
+            self.separator();
+            write(self, item);
+        }
+        self.e.depth -= 1;
+        self.close(start, b'[', b']');
     }
 
-    /// See [`Encoder::map`].
+    /// See [`Encoder::map`]; the entries are written through this writer.
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
     pub fn map<K: MapKey, V, M: JsonMap<K, V>>(
         &mut self,
         map: &M,
-        write: impl FnMut(&mut Encoder<'a>, &V),
+        write: impl FnMut(&mut Self, &V),
     ) {
-        self.encoder(|e| e.map(map, write));
+        super::in_key_order(map, MapEntries { to: self, write });
+    }
+
+    /// Starts an element of a list or an entry of a map: see [`Encoder::separator`].
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    fn separator(&mut self) {
+        match self.e.opts.indent {
+            None => self.put(b","),
+            Some(_) => self.encoder(Encoder::separator),
+        }
+    }
+}
+
+/// A map written through an [`ObjectWriter`]: each value through `write`.
+struct MapEntries<'w, 'e, 'a, F> {
+    to: &'w mut ObjectWriter<'e, 'a>,
+    write: F,
+}
+
+impl<'e, 'a, K: MapKey, V, F> WriteEntries<K, V> for MapEntries<'_, 'e, 'a, F>
+where
+    F: FnMut(&mut ObjectWriter<'e, 'a>, &V),
+{
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    fn write_entries<'m>(mut self, entries: impl Iterator<Item = (&'m K, &'m V)>)
+    where
+        K: 'm,
+        V: 'm,
+    {
+        let w = &mut *self.to;
+        let start = w.len;
+        w.e.depth += 1;
+        let ascii = w.e.opts.ensure_ascii;
+        for (key, value) in entries {
+            w.separator();
+            map::write_key(w, key.json_key(), ascii);
+            match w.e.opts.indent {
+                None => w.put(b":"),
+                Some(_) => w.encoder(Encoder::colon),
+            }
+            (self.write)(w, value);
+        }
+        w.e.depth -= 1;
+        w.close(start, b'{', b'}');
     }
 }
 
@@ -302,7 +372,7 @@ fn grow(out: &mut Vec<u8>, len: usize, n: usize) {
 
 #[cfg(test)]
 mod tests {
-    use std::collections::BTreeMap;
+    use std::collections::{BTreeMap, HashMap};
 
     use super::*;
     use crate::EncodeOptions;
@@ -355,6 +425,18 @@ mod tests {
             $e.list(&[1, -2, 3], |e, v| e.i32(*v));
             $e.field(b",\"m\":", b",\"m\":");
             $e.map(&BTreeMap::from([(2, "b"), (1, "a")]), |e, v| e.string(v));
+            $e.map(&BTreeMap::from([(true, 1u64), (false, 0)]), |e, v| {
+                e.u64(*v)
+            });
+            $e.map(&BTreeMap::<u32, i32>::new(), |e, v| e.i32(*v));
+            // Sorted on the stack, and on the heap (over 16 entries).
+            for n in [3, 20] {
+                let keys = (0..n).map(|i| (format!("k\u{e9}{}\"", n - i), i));
+                let map: HashMap<String, i64> = keys.collect();
+                $e.map(&map, |e, v| e.i64(*v));
+            }
+            $e.list(&["a", "b\n"], |e, v| e.string(v));
+            $e.list(&[[0u8; 0]; 0], |e, v| e.bytes(v));
             $e.message(&prost_types::Timestamp {
                 seconds: 1,
                 nanos: 5,
