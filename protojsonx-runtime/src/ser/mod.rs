@@ -17,7 +17,7 @@ use crate::map::{self, JsonMap, MapKey};
 use crate::options::EncodeOptions;
 use crate::size_hint::SizeHint;
 use crate::text::short::{self, ShortText};
-use crate::text::{base64, digits, escape, num};
+use crate::text::{base64, escape};
 use crate::wkt::TypeRegistry;
 use crate::{JsonEnum, ProtoJson};
 
@@ -181,50 +181,14 @@ impl<'a> Encoder<'a> {
     /// of its own when pretty-printing.
     #[inline(always)]
     fn close(&mut self, start: usize, open: u8, close: u8) {
-        match self.out.get_mut(start) {
-            Some(first) => {
-                *first = open;
-                if let Some(spaces) = self.opts.indent {
-                    self.new_line(false, spaces);
-                }
-                self.out.push(close);
-            }
-            None => self.out.extend_from_slice(&[open, close]),
-        }
+        self.with_writer(|w| w.close(start, open, close));
     }
 
     /// Starts a member of an object or an element of an array: the comma,
     /// and when pretty-printing the new line and indentation.
     #[inline(always)]
     fn separator(&mut self) {
-        match self.opts.indent {
-            None => self.out.push(b','),
-            Some(spaces) => self.new_line(true, spaces),
-        }
-    }
-
-    /// A line break and the indentation of the current depth, after a
-    /// comma if `comma`: one short text, when the indentation fits one.
-    #[inline(always)]
-    fn new_line(&mut self, comma: bool, spaces: u8) {
-        let width = self.depth * usize::from(spaces);
-        if width <= ShortText::MAX_SPACES {
-            short::append(&mut self.out, |text| {
-                text.byte_if(b',', comma).byte(b'\n').spaces(width);
-            });
-        } else {
-            self.deep_line(comma, width);
-        }
-    }
-
-    /// [`new_line`](Self::new_line) deeper than a short text holds.
-    #[cold]
-    fn deep_line(&mut self, comma: bool, width: usize) {
-        if comma {
-            self.out.push(b',');
-        }
-        self.out.push(b'\n');
-        self.out.resize(self.out.len() + width, b' ');
+        self.with_writer(|w| w.separator());
     }
 
     /// Starts a field: writes its key, which brings its own separating
@@ -233,11 +197,7 @@ impl<'a> Encoder<'a> {
     /// branch then copies a known number of bytes, with no call to `memcpy`.
     #[inline(always)]
     pub fn field(&mut self, json_key: &[u8], proto_key: &[u8]) {
-        match self.keys {
-            Keys::Json => self.out.extend_from_slice(json_key),
-            Keys::Proto => self.out.extend_from_slice(proto_key),
-            Keys::Pretty => self.styled_field(json_key, proto_key),
-        }
+        self.with_writer(|w| w.field(json_key, proto_key));
     }
 
     /// [`field`](Self::field) for keys known only at run time, as a
@@ -271,81 +231,53 @@ impl<'a> Encoder<'a> {
     }
 
     /// [`field`](Self::field) when pretty-printing or writing only ASCII:
-    /// the key without its comma and colon, written between a
-    /// [`separator`](Self::separator) and a [`colon`](Self::colon).
-    #[inline(never)]
+    /// see [`ObjectWriter::styled_field`].
     fn styled_field(&mut self, json_key: &[u8], proto_key: &[u8]) {
-        let key = if self.opts.use_proto_names {
-            proto_key
-        } else {
-            json_key
-        };
-        let quoted = &key[1..key.len() - 1];
-        self.separator();
-        if self.opts.ensure_ascii && !quoted.is_ascii() {
-            escape::write_escaped_ascii(&mut self.out, quoted);
-            self.colon();
-        } else if quoted.len() <= ShortText::MAX_STR {
-            // Key, colon and space as one short text: no call to `memcpy`.
-            let pretty = self.opts.indent.is_some();
-            short::append(&mut self.out, |text| {
-                text.bytes(quoted).byte(b':').byte_if(b' ', pretty);
-            });
-        } else {
-            self.out.extend_from_slice(quoted);
-            self.colon();
-        }
+        let len = ObjectWriter::styled_field(self, self.out.len(), json_key, proto_key);
+        // SAFETY: the writer returns the length it initialized, within the capacity.
+        unsafe { self.out.set_len(len) };
     }
 
     /// The `:` after a key, followed by a space when pretty-printing.
     #[inline(always)]
     fn colon(&mut self) {
-        if self.opts.indent.is_some() {
-            self.out.extend_from_slice(b": ");
-        } else {
-            self.out.push(b':');
-        }
+        self.with_writer(|w| w.colon());
     }
 
     /// Writes `null`.
     #[inline]
     pub fn null(&mut self) {
-        self.out.extend_from_slice(b"null");
+        self.with_writer(|w| w.null());
     }
 
     /// Writes a bool.
     #[inline]
     pub fn bool(&mut self, v: bool) {
-        // Two constant-length copies: no call to `memcpy`.
-        if v {
-            self.out.extend_from_slice(b"true");
-        } else {
-            self.out.extend_from_slice(b"false");
-        }
+        self.with_writer(|w| w.bool(v));
     }
 
     /// Writes an int32, sint32 or sfixed32 as a JSON number.
     #[inline]
     pub fn i32(&mut self, v: i32) {
-        digits::write_i64(&mut self.out, v.into());
+        self.with_writer(|w| w.i32(v));
     }
 
     /// Writes a uint32 or fixed32 as a JSON number.
     #[inline]
     pub fn u32(&mut self, v: u32) {
-        digits::write_u64(&mut self.out, v.into());
+        self.with_writer(|w| w.u32(v));
     }
 
     /// Writes an int64, sint64 or sfixed64 as a JSON string.
     #[inline]
     pub fn i64(&mut self, v: i64) {
-        digits::write_quoted_i64(&mut self.out, v);
+        self.with_writer(|w| w.i64(v));
     }
 
     /// Writes a uint64 or fixed64 as a JSON string.
     #[inline]
     pub fn u64(&mut self, v: u64) {
-        digits::write_quoted_u64(&mut self.out, v);
+        self.with_writer(|w| w.u64(v));
     }
 
     /// Writes `"` + `text` + `"` for text that needs no escaping.
@@ -359,21 +291,13 @@ impl<'a> Encoder<'a> {
     /// Writes a double: shortest round-trip number, or `"NaN"`, `"Infinity"`, `"-Infinity"`.
     #[inline]
     pub fn f64(&mut self, v: f64) {
-        if v.is_finite() {
-            num::write_f64(&mut self.out, v);
-        } else {
-            self.non_finite(v.is_nan(), v.is_sign_negative());
-        }
+        self.with_writer(|w| w.f64(v));
     }
 
     /// Writes a float, formatted as the shortest text that round-trips as f32.
     #[inline]
     pub fn f32(&mut self, v: f32) {
-        if v.is_finite() {
-            num::write_f32(&mut self.out, v);
-        } else {
-            self.non_finite(v.is_nan(), v.is_sign_negative());
-        }
+        self.with_writer(|w| w.f32(v));
     }
 
     #[cold]
@@ -388,11 +312,7 @@ impl<'a> Encoder<'a> {
     /// Writes a string, escaped per RFC 8259.
     #[inline]
     pub fn string(&mut self, v: &str) {
-        if self.opts.ensure_ascii {
-            escape::write_str_ascii(&mut self.out, v);
-        } else {
-            escape::write_str(&mut self.out, v);
-        }
+        self.with_writer(|w| w.string(v));
     }
 
     /// Writes `v`, the bytes of a string read off the binary wire, as a

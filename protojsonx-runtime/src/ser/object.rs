@@ -40,6 +40,24 @@ pub struct ObjectWriter<'e, 'a> {
 }
 
 impl<'a> Encoder<'a> {
+    /// Runs `f` on a writer at the end of the output: the encoder's own
+    /// writes, in the writer's terms.
+    #[inline(always)]
+    pub(super) fn with_writer<R>(&mut self, f: impl FnOnce(&mut ObjectWriter<'_, 'a>) -> R) -> R {
+        let len = self.out.len();
+        let mut w = ObjectWriter {
+            e: self,
+            len,
+            start: len,
+        };
+        let result = f(&mut w);
+        let len = w.len;
+        // SAFETY: the writer's invariant: `len` is within the capacity, its
+        // bytes initialized.
+        unsafe { self.out.set_len(len) };
+        result
+    }
+
     /// Starts an object whose members are written through the returned
     /// writer: [`begin_object`](Self::begin_object) for generated code.
     #[cfg_attr(not(debug_assertions), inline(always))]
@@ -65,20 +83,97 @@ impl<'a> ObjectWriter<'_, 'a> {
         unsafe { self.e.out.set_len(self.len) };
     }
 
-    /// Closes the object or array that began at `start`: see [`Encoder::close`].
+    /// Closes the object or array that began at `start`, whose members
+    /// each start with a comma: `open` replaces the first comma (or, with
+    /// no members, `open` and `close` are written), and `close` is
+    /// appended, on a line of its own when pretty-printing.
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
-    fn close(&mut self, start: usize, open: u8, close: u8) {
-        if self.e.opts.indent.is_some() {
-            return self.encoder(|e| e.close(start, open, close));
-        }
+    pub(super) fn close(&mut self, start: usize, open: u8, close: u8) {
         if start < self.len {
             // SAFETY: `start < len`: an initialized byte of the output.
             unsafe { *self.e.out.as_mut_ptr().add(start) = open };
+            if let Some(spaces) = self.e.opts.indent {
+                self.new_line(false, spaces);
+            }
             self.put(&[close]);
         } else {
             self.put(&[open, close]);
         }
+    }
+
+    /// Starts a member of an object or an element of an array: the comma,
+    /// and when pretty-printing the new line and indentation.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub(super) fn separator(&mut self) {
+        match self.e.opts.indent {
+            None => self.put(b","),
+            Some(spaces) => self.new_line(true, spaces),
+        }
+    }
+
+    /// A line break and the indentation of the current depth, after a
+    /// comma if `comma`: one short text, when the indentation fits one.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    fn new_line(&mut self, comma: bool, spaces: u8) {
+        let width = self.e.depth * usize::from(spaces);
+        if width <= ShortText::MAX_SPACES {
+            short::append(self, |text| {
+                text.byte_if(b',', comma).byte(b'\n').spaces(width);
+            });
+        } else {
+            self.vec(|out| deep_line(out, comma, width));
+        }
+    }
+
+    /// The `:` after a key, followed by a space when pretty-printing.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub(super) fn colon(&mut self) {
+        if self.e.opts.indent.is_some() {
+            self.put(b": ");
+        } else {
+            self.put(b":");
+        }
+    }
+
+    /// [`field`](Self::field) when pretty-printing or writing only ASCII:
+    /// the key without its comma and colon, written between a
+    /// [`separator`](Self::separator) and a [`colon`](Self::colon), at `len`
+    /// (the output's length, which `e` may not know); returns the new length.
+    /// Out of line, and its length in and out in registers: a writer's
+    /// length stays out of memory.
+    #[inline(never)]
+    pub(super) fn styled_field(
+        e: &mut Encoder<'a>,
+        len: usize,
+        json_key: &[u8],
+        proto_key: &[u8],
+    ) -> usize {
+        let mut w = ObjectWriter { e, len, start: len };
+        let key = if w.e.opts.use_proto_names {
+            proto_key
+        } else {
+            json_key
+        };
+        let quoted = &key[1..key.len() - 1];
+        w.separator();
+        if w.e.opts.ensure_ascii && !quoted.is_ascii() {
+            w.vec(|out| escape::write_escaped_ascii(out, quoted));
+            w.colon();
+        } else if quoted.len() <= ShortText::MAX_STR {
+            // Key, colon and space as one short text: no call to `memcpy`.
+            let pretty = w.e.opts.indent.is_some();
+            short::append(&mut w, |text| {
+                text.bytes(quoted).byte(b':').byte_if(b' ', pretty);
+            });
+        } else {
+            w.vec(|out| out.extend_from_slice(quoted));
+            w.colon();
+        }
+        w.len
     }
 
     /// Runs `f` on the encoder, its output's length brought up to date
@@ -107,7 +202,9 @@ impl<'a> ObjectWriter<'_, 'a> {
         match self.e.keys {
             super::Keys::Json => self.put(json_key),
             super::Keys::Proto => self.put(proto_key),
-            super::Keys::Pretty => self.encoder(|e| e.styled_field(json_key, proto_key)),
+            super::Keys::Pretty => {
+                self.len = Self::styled_field(self.e, self.len, json_key, proto_key);
+            }
         }
     }
 
@@ -198,7 +295,7 @@ impl<'a> ObjectWriter<'_, 'a> {
         if v.is_finite() {
             num::write_f64(self, v);
         } else {
-            self.encoder(|e| e.f64(v));
+            self.encoder(|e| e.non_finite(v.is_nan(), v.is_sign_negative()));
         }
     }
 
@@ -209,7 +306,7 @@ impl<'a> ObjectWriter<'_, 'a> {
         if v.is_finite() {
             num::write_f32(self, v);
         } else {
-            self.encoder(|e| e.f32(v));
+            self.encoder(|e| e.non_finite(v.is_nan(), v.is_sign_negative()));
         }
     }
 
@@ -281,16 +378,6 @@ impl<'a> ObjectWriter<'_, 'a> {
     ) {
         super::in_key_order(map, MapEntries { to: self, write });
     }
-
-    /// Starts an element of a list or an entry of a map: see [`Encoder::separator`].
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
-    fn separator(&mut self) {
-        match self.e.opts.indent {
-            None => self.put(b","),
-            Some(_) => self.encoder(Encoder::separator),
-        }
-    }
 }
 
 /// A map written through an [`ObjectWriter`]: each value through `write`.
@@ -317,10 +404,7 @@ where
         for (key, value) in entries {
             w.separator();
             map::write_key(w, key.json_key(), ascii);
-            match w.e.opts.indent {
-                None => w.put(b":"),
-                Some(_) => w.encoder(Encoder::colon),
-            }
+            w.colon();
             (self.write)(w, value);
         }
         w.e.depth -= 1;
@@ -358,6 +442,16 @@ impl Sink for ObjectWriter<'_, '_> {
     fn vec<R>(&mut self, f: impl FnOnce(&mut Vec<u8>) -> R) -> R {
         self.encoder(|e| f(&mut e.out))
     }
+}
+
+/// [`ObjectWriter::new_line`] deeper than a short text holds.
+#[cold]
+fn deep_line(out: &mut Vec<u8>, comma: bool, width: usize) {
+    if comma {
+        out.push(b',');
+    }
+    out.push(b'\n');
+    out.resize(out.len() + width, b' ');
 }
 
 /// Makes room for `n` more bytes after the first `len` (the writer's
