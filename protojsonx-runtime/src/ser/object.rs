@@ -202,10 +202,24 @@ impl<'a> ObjectWriter<'_, 'a> {
         match self.e.keys {
             super::Keys::Json => self.put(json_key),
             super::Keys::Proto => self.put(proto_key),
-            super::Keys::Pretty => {
-                self.len = Self::styled_field(self.e, self.len, json_key, proto_key);
-            }
+            super::Keys::Pretty => self.pretty_field(json_key, proto_key),
         }
+    }
+
+    /// [`field`](Self::field) when pretty-printing: the new line and
+    /// indentation in place of the key's comma, and a space after its
+    /// colon. In line, so the key is still a copy of known size.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    fn pretty_field(&mut self, json_key: &[u8], proto_key: &[u8]) {
+        let spaces = self.e.opts.indent.unwrap_or_default();
+        self.new_line(true, spaces);
+        if self.e.opts.use_proto_names {
+            self.put(&proto_key[1..]);
+        } else {
+            self.put(&json_key[1..]);
+        }
+        self.put(b" ");
     }
 
     /// See [`Encoder::field_non_ascii`].
