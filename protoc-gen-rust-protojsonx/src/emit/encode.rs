@@ -25,7 +25,7 @@ pub fn body(message: &Message) -> TokenStream {
     }
     // The object's writer shadows the encoder: it has the same methods, and
     // holds the output's length in a local between writes (the runtime's
-    // `ObjectWriter`). The closures of lists and maps get the encoder.
+    // `ObjectWriter`). The closures of lists and maps get the writer too.
     quote! {
         let mut e = e.object();
         #(#fields)*

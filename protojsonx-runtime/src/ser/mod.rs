@@ -193,8 +193,9 @@ impl<'a> Encoder<'a> {
 
     /// Starts a field: writes its key, which brings its own separating
     /// comma. Both keys are complete JSON keys, like `,"userId":`.
-    /// Inlined into the generated code, where both keys are constants: each
-    /// branch then copies a known number of bytes, with no call to `memcpy`.
+    /// Inlined where both keys are constants (the well-known types'
+    /// writers; generated code calls the [`ObjectWriter`]'s): each branch
+    /// then copies a known number of bytes, with no call to `memcpy`.
     #[inline(always)]
     pub fn field(&mut self, json_key: &[u8], proto_key: &[u8]) {
         self.with_writer(|w| w.field(json_key, proto_key));
