@@ -112,8 +112,9 @@ int_map_key!(
     u64 => Unsigned
 );
 
-/// A map key as ProtoJSON writes it, a JSON string: what [`write_key`]
-/// writes. Part of the contract with generated code.
+/// A map key as ProtoJSON writes it, a JSON string (the encoder and the
+/// object writer write it; keys that are numbers or bools are quoted). Part
+/// of the contract with generated code.
 pub enum JsonKey<'k> {
     /// A string key, escaped.
     Str(&'k str),
