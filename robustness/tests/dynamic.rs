@@ -438,6 +438,28 @@ fn entry(value: &[u8]) -> Vec<u8> {
     out
 }
 
+/// A `-0` where the field has no presence (a map value, a proto3 double)
+/// in the message an `Any` packs: the generated path packs it with prost,
+/// which leaves the value out (it equals the default, 0.0), where the
+/// transcoder keeps its sign, as protobuf's own encoders do. Found by the
+/// random test above (a map of doubles in a random `TestAllTypesProto2`).
+#[test]
+fn negative_zero_in_a_packed_message_agrees() {
+    let g = named("proto3.TestAllTypesProto3");
+    let url = "type.googleapis.com/protobuf_test_messages";
+    for json in [
+        format!(
+            r#"{{"optionalAny":{{"@type":"{url}.proto2.TestAllTypesProto2","mapInt32Double":{{"1":-0,"2":0}}}}}}"#
+        ),
+        format!(
+            r#"{{"optionalAny":{{"@type":"{url}.proto3.TestAllTypesProto3","optionalDouble":-0}}}}"#
+        ),
+    ] {
+        let verdict = json_to_binary_agrees(g, json.as_bytes(), &DecodeOptions::new());
+        assert!(matches!(verdict, Ok(None)), "{json}: {verdict:?}");
+    }
+}
+
 /// Deep binary through map entries and `Struct`s, at every depth around
 /// prost's recursion limit: the transcoder rejects exactly what prost
 /// rejects (prost counts a map entry as a level of its own).
