@@ -238,15 +238,23 @@ impl<'a> ObjectWriter<'_, 'a> {
         }
     }
 
+    /// Makes room for `n` more bytes after `len`: the capacity test in
+    /// line, the growing out of line ([`grow`]).
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    fn reserve(&mut self, n: usize) {
+        if self.e.out.capacity() - self.len < n {
+            grow(&mut self.e.out, self.len, n);
+        }
+    }
+
     /// Appends `bytes`, whose length is a constant where this is inlined
     /// (keys, `true`): a copy of known size.
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
     fn put(&mut self, bytes: &[u8]) {
         let n = bytes.len();
-        if self.e.out.capacity() - self.len < n {
-            grow(&mut self.e.out, self.len, n);
-        }
+        self.reserve(n);
         // SAFETY: the room for `n` bytes after `len` was made above; `bytes`
         // is not the output (which the writer borrows).
         unsafe {
@@ -430,9 +438,7 @@ impl Sink for ObjectWriter<'_, '_> {
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
     fn room(&mut self) -> &mut [MaybeUninit<u8>; CAPACITY] {
-        if self.e.out.capacity() - self.len < CAPACITY {
-            grow(&mut self.e.out, self.len, CAPACITY);
-        }
+        self.reserve(CAPACITY);
         // SAFETY: `CAPACITY` bytes after `len` are within the capacity
         // (made above), and uninitialized memory is valid `MaybeUninit`.
         unsafe {
