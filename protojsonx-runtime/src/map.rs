@@ -86,7 +86,7 @@ macro_rules! int_map_key {
             }
             fn parse_key(text: &str) -> Result<Self, String> {
                 // Plain digits (the common key) skip the general parser.
-                let plain = num::plain_number(text.as_bytes()).filter(|p| p.len == text.len());
+                let plain = num::plain_number(text.as_bytes(), 0).filter(|p| p.len == text.len());
                 if let Some(key) = plain.as_ref().and_then(num::plain_int) {
                     return Ok(key);
                 }

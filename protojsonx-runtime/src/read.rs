@@ -693,7 +693,7 @@ impl<'a> Reader<'a> {
             return None;
         }
         let start = self.pos + 1;
-        let ascii = scan::plain_ascii_prefix(&input[start..]);
+        let ascii = scan::plain_ascii_prefix(input, start);
         let end = start + ascii.len();
         if input.get(end) != Some(&b'"') {
             return None;
@@ -863,7 +863,7 @@ impl<'a> Reader<'a> {
         self.skip_whitespace();
         let quoted = self.input.get(self.pos) == Some(&b'"');
         let start = self.pos + usize::from(quoted);
-        let plain = num::plain_number(self.input.get(start..)?)?;
+        let plain = num::plain_number(self.input, start)?;
         let end = start + plain.len;
         let next = self.input.get(end);
         let end = if quoted {

@@ -151,7 +151,7 @@ fn write_ascii_long(out: &mut Vec<u8>, s: &str) {
     out.push(b'"');
     let mut rest = s;
     loop {
-        let run = scan::plain_ascii_prefix(rest.as_bytes());
+        let run = scan::plain_ascii_prefix(rest.as_bytes(), 0);
         out.extend_from_slice(run.as_bytes());
         rest = &rest[run.len()..];
         let Some(c) = rest.chars().next() else { break };

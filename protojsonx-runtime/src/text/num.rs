@@ -94,20 +94,42 @@ pub(crate) trait Int: Copy {
     fn from_sign_magnitude(negative: bool, magnitude: u64) -> Option<Self>;
 }
 
-/// Implements [`Int`] for primitive integer types by range-checking through
-/// `i128`, which holds every `±u64` exactly.
-macro_rules! impl_int {
-    ($($t:ty),*) => {$(
+/// Implements [`Int`] for the signed types: the magnitude's limit is one
+/// more for negative values, whose two's complement is then the value's
+/// (`2^31` negated is `i32::MIN`).
+macro_rules! impl_signed {
+    ($($t:ty => $unsigned:ty),*) => {$(
         impl Int for $t {
-            /// Converts via `i128`, failing when out of `Self`'s range.
+            /// Checks the magnitude against the sign's limit, then negates
+            /// in the unsigned type.
+            #[inline]
             fn from_sign_magnitude(negative: bool, magnitude: u64) -> Option<Self> {
-                let wide = i128::from(magnitude);
-                Self::try_from(if negative { -wide } else { wide }).ok()
+                let limit = <$t>::MAX as u64 + u64::from(negative);
+                (magnitude <= limit).then(|| {
+                    let m = magnitude as $unsigned;
+                    (if negative { m.wrapping_neg() } else { m }) as $t
+                })
             }
         }
     )*};
 }
-impl_int!(i32, i64, u32, u64);
+impl_signed!(i32 => u32, i64 => u64);
+
+/// Implements [`Int`] for the unsigned types, whose only negative value
+/// is `-0`.
+macro_rules! impl_unsigned {
+    ($($t:ty),*) => {$(
+        impl Int for $t {
+            /// Checks the magnitude against the type's maximum.
+            #[inline]
+            fn from_sign_magnitude(negative: bool, magnitude: u64) -> Option<Self> {
+                let fits = magnitude <= <$t>::MAX as u64 && (!negative || magnitude == 0);
+                fits.then_some(magnitude as $t)
+            }
+        }
+    )*};
+}
+impl_unsigned!(u32, u64);
 
 /// Appends decimal `digits` (all ASCII digits) to `acc`, failing with
 /// `OutOfRange` if the result does not fit in a `u64`.
@@ -361,15 +383,15 @@ pub(crate) struct Plain {
     pub scale: u32,
 }
 
-/// Reads the [`Plain`] number at the start of `b`, or `None` if `b` does
-/// not start with one (another form, too many digits, or not a number);
-/// the general path then reads or rejects it. What follows the number is
-/// the caller's to check.
+/// Reads the [`Plain`] number that starts at `b[start..]`, or `None` if
+/// none does (another form, too many digits, or not a number); the general
+/// path then reads or rejects it. What follows the number is the caller's
+/// to check.
 #[inline(always)]
-pub(crate) fn plain_number(b: &[u8]) -> Option<Plain> {
-    let negative = b.first() == Some(&b'-');
-    let start = usize::from(negative);
-    let mut i = start;
+pub(crate) fn plain_number(b: &[u8], start: usize) -> Option<Plain> {
+    let negative = b.get(start) == Some(&b'-');
+    let first = start + usize::from(negative);
+    let mut i = first;
     let mut digits = 0u64;
     let mut push = |i: &mut usize| digit_run(b, i, &mut digits);
     match b.get(i) {
@@ -387,15 +409,15 @@ pub(crate) fn plain_number(b: &[u8]) -> Option<Plain> {
             return None;
         }
     }
-    let count = i - start - usize::from(scale > 0);
+    let count = i - first - usize::from(scale > 0);
     if count > 19 || matches!(b.get(i), Some(b'e' | b'E')) {
         // Twenty digits, no fraction, no exponent: a uint64 in its top
         // range (u64::MAX has twenty digits), read again without overflow.
         let whole = count == 20 && scale == 0 && !matches!(b.get(i), Some(b'e' | b'E'));
-        digits = whole.then(|| twenty_digits(&b[start..i])).flatten()?;
+        digits = whole.then(|| twenty_digits(&b[first..i])).flatten()?;
     }
     Some(Plain {
-        len: i,
+        len: i - start,
         negative,
         digits,
         scale: scale as u32,
@@ -992,14 +1014,16 @@ mod tests {
         for len in 0..=24 {
             let run: Vec<u8> = (0..len).map(|_| b'0' + (rng.next() % 10) as u8).collect();
             for after in (0..=255u8).map(Some).chain([None]) {
-                for tail in 0..10 {
-                    let mut b = b"-".to_vec();
+                for (tail, lead) in (0..10).flat_map(|t| [0, 1, 5, 9, 12].map(|l| (t, l))) {
+                    // Digits before the run, to be shifted out of a last word.
+                    let mut b = vec![b'7'; lead];
+                    b.push(b'-');
                     b.extend(&run);
                     b.extend(after);
                     b.extend(std::iter::repeat_n(b'x', tail));
-                    let (mut i, mut digits) = (1, 0u64);
+                    let (mut i, mut digits) = (lead + 1, 0u64);
                     digit_run(&b, &mut i, &mut digits);
-                    let (mut want_i, mut want) = (1, 0u64);
+                    let (mut want_i, mut want) = (lead + 1, 0u64);
                     while let Some(&d @ b'0'..=b'9') = b.get(want_i) {
                         want = want.wrapping_mul(10).wrapping_add(u64::from(d - b'0'));
                         want_i += 1;
@@ -1017,7 +1041,7 @@ mod tests {
 
     #[test]
     fn plain_number_table() {
-        let plain = |text: &str| plain_number(text.as_bytes());
+        let plain = |text: &str| plain_number(text.as_bytes(), 0);
         let p = |len, negative, digits, scale| Plain {
             len,
             negative,
@@ -1100,7 +1124,7 @@ mod tests {
                     d /= 10;
                 }
             }
-            let Some(p) = plain_number(text.as_bytes()) else {
+            let Some(p) = plain_number(text.as_bytes(), 0) else {
                 assert!(int_digits + frac_digits > 19, "{text}");
                 // Twenty digits with no fraction are plain when they fit in a u64.
                 let whole = frac_digits == 0 && int_digits == 20;

@@ -86,19 +86,18 @@ fn word_flags(w: u64, ascii: bool) -> u64 {
     any_special(w) | if ascii { w & HIGHS } else { 0 }
 }
 
-/// The prefix of `bytes` that is plain ASCII string content, as a `&str`:
-/// no `"`, no `\`, no control character and no byte from 0x80 up. Such a
-/// prefix is valid UTF-8 by construction, so it needs no validation pass.
+/// The prefix of `input[start..]` that is plain ASCII string content, as
+/// a `&str`: no `"`, no `\`, no control character and no byte from 0x80
+/// up. Such a prefix is valid UTF-8 by construction, so it needs no
+/// validation pass.
 ///
-/// A run that ends within the first sixteen bytes (most strings) is found
-/// in line, by one block test; longer runs, and inputs shorter than a
-/// block, take the call.
+/// A run that ends within sixteen bytes (most strings) is found in line,
+/// by one block test (see [`block_flags_from`]); longer runs, and inputs
+/// shorter than a block, take the call.
 #[inline(always)]
-pub(crate) fn plain_ascii_prefix(bytes: &[u8]) -> &str {
-    let len = match bytes
-        .first_chunk::<16>()
-        .map(|block| block_flags(block, true))
-    {
+pub(crate) fn plain_ascii_prefix(input: &[u8], start: usize) -> &str {
+    let bytes = &input[start..];
+    let len = match block_flags_from(input, start, true) {
         Some(hits) if hits != 0 => hits.trailing_zeros() as usize,
         // Tested again from the start: starting after the first block was
         // measured slower on `order` and Small (faster on OTLP).
@@ -106,9 +105,11 @@ pub(crate) fn plain_ascii_prefix(bytes: &[u8]) -> &str {
     };
     let prefix = &bytes[..len];
     debug_assert!(prefix.is_ascii());
-    // SAFETY: the first block's test (here) and `run_len` stop before the
-    // first byte from 0x80 up. In 16-byte blocks the sign bit of every byte is a flag of its own (the
-    // last block overlaps tested bytes). Below 16 bytes, in `prefix_len`,
+    // SAFETY: the block test (here) and `run_len` stop before the first
+    // byte from 0x80 up. In 16-byte blocks the sign bit of every byte is a
+    // flag of its own (the last block overlaps tested bytes; the input's
+    // last block, shifted, keeps exactly the flags of the bytes from
+    // `start`). Below 16 bytes, in `prefix_len`,
     // every byte is tested in some word (the tail word overlaps tested bytes; an
     // input of four to seven bytes is tested as two overlapping halves of
     // one word, a shorter one byte by byte in words of spaces), `w & HIGHS`
@@ -117,6 +118,38 @@ pub(crate) fn plain_ascii_prefix(bytes: &[u8]) -> &str {
     // ASCII, and ASCII is valid UTF-8. The tests below compare the length
     // with a byte-by-byte reference for every byte value at every position.
     unsafe { std::str::from_utf8_unchecked(prefix) }
+}
+
+/// The flags ([`block_flags`]) of the sixteen bytes of `input` from
+/// `start`, lowest first. Where fewer are left, those of the input's last
+/// sixteen bytes shifted down to start at `start` (so a string near the
+/// end of a small input is found in line too): exact on x86_64, whose
+/// block test flags every byte on its own; elsewhere, and in an input
+/// shorter than a block, `None`.
+#[inline(always)]
+fn block_flags_from(input: &[u8], start: usize, ascii: bool) -> Option<u32> {
+    match input.get(start..).and_then(<[u8]>::first_chunk::<16>) {
+        Some(block) => Some(block_flags(block, ascii)),
+        None => last_block_flags_from(input, start, ascii),
+    }
+}
+
+/// [`block_flags_from`] near the input's end (`start` within its last
+/// sixteen bytes).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn last_block_flags_from(input: &[u8], start: usize, ascii: bool) -> Option<u32> {
+    let last = input.last_chunk::<16>()?;
+    Some(block_flags(last, ascii) >> (start - (input.len() - 16)))
+}
+
+/// [`block_flags_from`] near the input's end: elsewhere than on x86_64,
+/// a block's flags are exact only at the first, so bytes before `start`
+/// could hide those after it.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn last_block_flags_from(_: &[u8], _: usize, _: bool) -> Option<u32> {
+    None
 }
 
 /// [`run_len`] of ASCII, out of line: [`plain_ascii_prefix`]'s long path.
@@ -441,14 +474,19 @@ mod tests {
             .unwrap_or(bytes.len())
     }
 
-    fn check_ascii_prefix(bytes: &[u8]) {
-        let want = bytes
-            .iter()
-            .position(|&b| is_special(b) || b >= 0x80)
-            .unwrap_or(bytes.len());
-        let prefix = plain_ascii_prefix(bytes);
-        assert_eq!(prefix.as_bytes(), &bytes[..want], "{bytes:?}");
-        assert!(prefix.is_ascii());
+    /// `plain_ascii_prefix` from each of `starts` (those within `bytes`)
+    /// against a byte loop.
+    fn check_ascii_prefix(bytes: &[u8], starts: &[usize]) {
+        for &start in starts.iter().filter(|&&s| s <= bytes.len()) {
+            let rest = &bytes[start..];
+            let want = rest
+                .iter()
+                .position(|&b| is_special(b) || b >= 0x80)
+                .unwrap_or(rest.len());
+            let prefix = plain_ascii_prefix(bytes, start);
+            assert_eq!(prefix.as_bytes(), &rest[..want], "{bytes:?} from {start}");
+            assert!(prefix.is_ascii());
+        }
     }
 
     #[test]
@@ -464,7 +502,9 @@ mod tests {
                         let ascii = !is_special(b) && b < 0x80;
                         assert_eq!(short_is_plain_ascii(&bytes), ascii, "{bytes:?}");
                     }
-                    check_ascii_prefix(&bytes);
+                    // From the start, at the byte, and just after it (a
+                    // flag before the start must not count).
+                    check_ascii_prefix(&bytes, &[0, pos, pos + 1]);
                 }
             }
         }
@@ -484,7 +524,7 @@ mod tests {
                 })
                 .collect();
             assert_eq!(plain_len(&bytes), slow_plain_len(&bytes), "{bytes:?}");
-            check_ascii_prefix(&bytes);
+            check_ascii_prefix(&bytes, &[0, len / 2, len.saturating_sub(3)]);
         }
     }
 
