@@ -991,8 +991,19 @@ impl<'a> Reader<'a> {
         self.error(ErrorKind::DepthLimit, "nesting too deep".into())
     }
 
-    /// Checks that only whitespace follows the value just read.
+    /// Checks that only whitespace follows the value just read: in line
+    /// when the value ends the input (most inputs), else out of line.
+    #[inline]
     pub(crate) fn finish(&mut self) -> Result<(), Error> {
+        if self.pos >= self.input.len() {
+            return Ok(());
+        }
+        self.finish_after_gap()
+    }
+
+    /// [`finish`](Self::finish) where bytes follow the value.
+    #[inline(never)]
+    fn finish_after_gap(&mut self) -> Result<(), Error> {
         match self.peek() {
             Peek::End => Ok(()),
             _ => Err(self.error(ErrorKind::Syntax, "unexpected data after the value".into())),

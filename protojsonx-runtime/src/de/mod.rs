@@ -61,6 +61,7 @@ impl<'a> Decoder<'a> {
     }
 
     /// Checks that only whitespace is left after the top-level value.
+    #[inline]
     pub(crate) fn finish(&mut self) -> Result<(), Error> {
         self.r.finish()
     }
