@@ -86,8 +86,8 @@ macro_rules! int_map_key {
             }
             fn parse_key(text: &str) -> Result<Self, String> {
                 // Plain digits (the common key) skip the general parser.
-                let plain = num::plain_number(text.as_bytes(), 0).filter(|p| p.len == text.len());
-                if let Some(key) = plain.as_ref().and_then(num::plain_int) {
+                let plain = num::plain_integer(text.as_bytes(), 0);
+                if let Some((key, _)) = plain.filter(|&(_, len)| len == text.len()) {
                     return Ok(key);
                 }
                 num::parse_int::<$ty>(text).map_err(|e: NumError| {

@@ -427,8 +427,8 @@ impl<'a> Decoder<'a> {
     /// Reads an integer of the type named `what`; exponent forms are accepted
     /// when exact, fractions and out-of-range values are not.
     #[inline]
-    fn int<T: num::Int>(&mut self, what: &str) -> Result<T, Error> {
-        match self.r.plain_number(num::plain_int) {
+    fn int<T: num::Int + num::PlainNumber>(&mut self, what: &str) -> Result<T, Error> {
+        match self.r.plain_number() {
             Some(v) => Ok(v),
             None => self.int_slow(what),
         }
@@ -455,7 +455,7 @@ impl<'a> Decoder<'a> {
     /// Reads a double from a number, a numeric string, or `"NaN"`, `"Infinity"`, `"-Infinity"`.
     #[inline]
     pub fn read_f64(&mut self) -> Result<f64, Error> {
-        if let Some(v) = self.r.plain_number(num::plain_f64) {
+        if let Some(v) = self.r.plain_number() {
             return Ok(v);
         }
         self.f64_slow()
@@ -473,7 +473,7 @@ impl<'a> Decoder<'a> {
     /// Reads a float like [`read_f64`](Self::read_f64); values beyond f32's range are errors.
     #[inline]
     pub fn read_f32(&mut self) -> Result<f32, Error> {
-        if let Some(v) = self.r.plain_number(num::plain_f32) {
+        if let Some(v) = self.r.plain_number() {
             return Ok(v);
         }
         self.f32_slow()

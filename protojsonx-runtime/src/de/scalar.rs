@@ -10,7 +10,6 @@
 use super::Decoder;
 use crate::error::Error;
 use crate::reset::Reset;
-use crate::text::num;
 
 /// The type of a singular scalar field whose reader takes JSON `null`
 /// ("not set") itself: see [`Decoder::read_field`]. Part of the contract
@@ -71,15 +70,15 @@ impl Decoder<'_> {
     }
 }
 
-/// Numbers: the plain fast path converts with `$plain`; `$slow` reads
-/// every other form (strings, exponents, `"NaN"`) and names the type in errors.
+/// Numbers: the plain fast path reads the everyday form
+/// ([`PlainNumber`](crate::text::num::PlainNumber)); `$slow` reads every other form (strings, exponents, `"NaN"`) and names the type in errors.
 macro_rules! number_fields {
-    ($($ty:ty => $plain:path, $slow:expr;)*) => {$(
+    ($($ty:ty => $slow:expr;)*) => {$(
         impl ScalarField for $ty {
             #[cfg_attr(not(debug_assertions), inline(always))]
             #[cfg_attr(debug_assertions, inline)]
             fn read_field(d: &mut Decoder<'_>, field: &mut Self) -> Result<(), Error> {
-                let fast = d.r.plain_number($plain);
+                let fast = d.r.plain_number();
                 d.store_or_slow(field, fast, $slow)
             }
         }
@@ -87,12 +86,12 @@ macro_rules! number_fields {
 }
 
 number_fields! {
-    i32 => num::plain_int, |d: &mut Decoder<'_>| d.int_slow("int32");
-    u32 => num::plain_int, |d: &mut Decoder<'_>| d.int_slow("uint32");
-    i64 => num::plain_int, |d: &mut Decoder<'_>| d.int_slow("int64");
-    u64 => num::plain_int, |d: &mut Decoder<'_>| d.int_slow("uint64");
-    f32 => num::plain_f32, Decoder::f32_slow;
-    f64 => num::plain_f64, Decoder::f64_slow;
+    i32 => |d: &mut Decoder<'_>| d.int_slow("int32");
+    u32 => |d: &mut Decoder<'_>| d.int_slow("uint32");
+    i64 => |d: &mut Decoder<'_>| d.int_slow("int64");
+    u64 => |d: &mut Decoder<'_>| d.int_slow("uint64");
+    f32 => Decoder::f32_slow;
+    f64 => Decoder::f64_slow;
 }
 
 impl ScalarField for bool {

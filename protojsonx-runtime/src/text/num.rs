@@ -504,7 +504,7 @@ const POW10_F32: [f32; 11] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 
 /// digits and power of ten both exact in an `f64`, so the correctly rounded
 /// quotient is the correctly rounded value (Clinger's fast path).
 #[inline]
-pub(crate) fn plain_f64(p: &Plain) -> Option<f64> {
+fn plain_f64(p: &Plain) -> Option<f64> {
     let pow = *POW10_F64.get(p.scale as usize)?;
     if p.digits > 1 << 53 {
         return None;
@@ -516,7 +516,7 @@ pub(crate) fn plain_f64(p: &Plain) -> Option<f64> {
 /// The `f32` nearest to `p`, as [`plain_f64`] but in `f32` arithmetic
 /// (rounding once, directly to `f32`).
 #[inline]
-pub(crate) fn plain_f32(p: &Plain) -> Option<f32> {
+fn plain_f32(p: &Plain) -> Option<f32> {
     let pow = *POW10_F32.get(p.scale as usize)?;
     if p.digits > 1 << 24 {
         return None;
@@ -525,13 +525,78 @@ pub(crate) fn plain_f32(p: &Plain) -> Option<f32> {
     Some(if p.negative { -v } else { v })
 }
 
-/// The integer `p` is, if it has no fraction digits and fits in `T`.
-#[inline]
-pub(crate) fn plain_int<T: Int>(p: &Plain) -> Option<T> {
-    if p.scale != 0 {
+/// The types of number fields, read by the plain fast path
+/// ([`Reader::plain_number`](crate::read::Reader::plain_number)): a trait,
+/// not a function passed in, so that each field's copy is inlined by force.
+pub(crate) trait PlainNumber: Sized {
+    /// The value of the number in its everyday form at `b[start..]`, if it
+    /// is one and fits, and the length of its text; what follows is the
+    /// caller's to check.
+    fn plain_at(b: &[u8], start: usize) -> Option<(Self, usize)>;
+}
+
+/// Implements [`PlainNumber`] for the integer types.
+macro_rules! plain_integers {
+    ($($t:ty),*) => {$(
+        impl PlainNumber for $t {
+            #[inline(always)]
+            fn plain_at(b: &[u8], start: usize) -> Option<(Self, usize)> {
+                plain_integer(b, start)
+            }
+        }
+    )*};
+}
+plain_integers!(i32, u32, i64, u64);
+
+impl PlainNumber for f64 {
+    #[inline(always)]
+    fn plain_at(b: &[u8], start: usize) -> Option<(Self, usize)> {
+        plain_float(b, start, plain_f64)
+    }
+}
+
+impl PlainNumber for f32 {
+    #[inline(always)]
+    fn plain_at(b: &[u8], start: usize) -> Option<(Self, usize)> {
+        plain_float(b, start, plain_f32)
+    }
+}
+
+/// The [`Plain`] number at `b[start..]` converted by `convert`
+/// ([`plain_f64`], [`plain_f32`]), and the length of its text.
+#[inline(always)]
+fn plain_float<F>(
+    b: &[u8],
+    start: usize,
+    convert: impl FnOnce(&Plain) -> Option<F>,
+) -> Option<(F, usize)> {
+    let p = plain_number(b, start)?;
+    Some((convert(&p)?, p.len))
+}
+
+/// The integer at `b[start..]` in its everyday form, `-?(0|[1-9][0-9]*)`
+/// with at most twenty digits, if it fits in `T`, and the length of its
+/// text: the fast path of integer fields and map keys, with no fraction
+/// or exponent to look for (`30.0` and `3e1`, integers too in ProtoJSON,
+/// stop at the point or the `e`, which the caller finds is no delimiter:
+/// the general path reads them). What follows is the caller's to check.
+#[inline(always)]
+pub(crate) fn plain_integer<T: Int>(b: &[u8], start: usize) -> Option<(T, usize)> {
+    let negative = b.get(start) == Some(&b'-');
+    let first = start + usize::from(negative);
+    let (mut end, mut digits) = (first, 0u64);
+    digit_run(b, &mut end, &mut digits);
+    let count = end - first;
+    if count == 0 || (count > 1 && b[first] == b'0') {
         return None;
     }
-    T::from_sign_magnitude(p.negative, p.digits)
+    if count > 19 {
+        // As in `plain_number`: twenty digits may still fit in a `u64`.
+        digits = (count == 20)
+            .then(|| twenty_digits(&b[first..end]))
+            .flatten()?;
+    }
+    Some((T::from_sign_magnitude(negative, digits)?, end - start))
 }
 
 /// Appends zmij's shortest round-trip text for `v` minus a trailing `".0"`,
@@ -1090,6 +1155,30 @@ mod tests {
     }
 
     #[test]
+    fn plain_integer_table() {
+        fn int<T: Int>(text: &str) -> Option<(T, usize)> {
+            plain_integer(text.as_bytes(), 0)
+        }
+        assert_eq!(int::<i32>("0"), Some((0, 1)));
+        assert_eq!(int::<u32>("-0"), Some((0, 2)));
+        assert_eq!(int::<i32>("30,"), Some((30, 2)));
+        assert_eq!(int::<i32>("-2147483648"), Some((i32::MIN, 11)));
+        assert_eq!(int::<i32>("2147483648"), None);
+        assert_eq!(int::<u32>("4294967295"), Some((u32::MAX, 10)));
+        assert_eq!(int::<u32>("-1"), None);
+        assert_eq!(int::<i64>("-9223372036854775808"), Some((i64::MIN, 20)));
+        assert_eq!(int::<i64>("9223372036854775808"), None);
+        assert_eq!(int::<u64>("18446744073709551615\""), Some((u64::MAX, 20)));
+        // Stops at a point or exponent, which the caller sends to the general path.
+        assert_eq!(int::<i32>("1.5"), Some((1, 1)));
+        assert_eq!(int::<i32>("3e1"), Some((3, 1)));
+        for text in ["", "-", "+1", "01", "-00", "a", "18446744073709551616"] {
+            assert_eq!(int::<u64>(text), None, "{text}");
+        }
+        assert_eq!(int::<u64>("123456789012345678901"), None);
+    }
+
+    #[test]
     fn plain_fast_paths_agree_with_the_general_parsers() {
         let mut rng = Rng(0x1234_5678_9abc_def1);
         for _ in 0..200_000 {
@@ -1139,19 +1228,26 @@ mod tests {
                 assert_eq!(v.to_bits(), parse_f32(&text).unwrap().to_bits(), "{text}");
             }
             assert_eq!(
-                plain_int::<i64>(&p).ok_or(()),
+                plain_integer::<i64>(text.as_bytes(), 0)
+                    .filter(|&(_, len)| len == text.len())
+                    .map(|(v, _)| v)
+                    .ok_or(()),
                 parse_int::<i64>(&text)
                     .map_err(drop)
                     .and_then(|v| if p.scale == 0 { Ok(v) } else { Err(()) }),
                 "{text}"
             );
             assert_eq!(
-                plain_int::<u32>(&p),
+                plain_integer::<u32>(text.as_bytes(), 0)
+                    .filter(|&(_, len)| len == text.len())
+                    .map(|(v, _)| v),
                 parse_int::<u32>(&text).ok().filter(|_| p.scale == 0),
                 "{text}"
             );
             assert_eq!(
-                plain_int::<u64>(&p),
+                plain_integer::<u64>(text.as_bytes(), 0)
+                    .filter(|&(_, len)| len == text.len())
+                    .map(|(v, _)| v),
                 parse_int::<u64>(&text).ok().filter(|_| p.scale == 0),
                 "{text}"
             );
