@@ -9,7 +9,7 @@
 #   build.rs protobuf-parse and PROTOC give identical code; rerun-if-changed.
 #   serde    the runtime's serde feature, serde interop and the pbjson comparison.
 #   examples quickstart, axum API, tonic service (in-process tests + a live smoke).
-#   docs     rustdoc without warnings, doctests.
+#   docs     rustdoc without warnings (public and private items), doctests.
 #   publish  cargo package of the six crates, verified together (their MSRV
 #            lint is .ci/run's lint step: incompatible_msrv is in -D warnings).
 set -euo pipefail
@@ -65,10 +65,14 @@ cargo test --quiet -p protojsonx-axum-example -p protojsonx-tonic-example
 cargo build --quiet -p protojsonx-axum-example -p protojsonx-tonic-example
 python3 ecosystem/smoke.py "$target/debug"
 
-phase "docs: rustdoc -D warnings, doctests"
-RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps --all-features \
-    -p protojsonx-runtime -p protoc-gen-rust-protojsonx -p protojsonx-tonic -p protojsonx-axum \
-    -p protojsonx-dynamic -p protojsonx-cli
+phase "docs: rustdoc -D warnings (public, then private items too), doctests"
+doc_crates=(-p protojsonx-runtime -p protoc-gen-rust-protojsonx -p protojsonx-tonic -p protojsonx-axum
+  -p protojsonx-dynamic -p protojsonx-cli)
+RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps --all-features "${doc_crates[@]}"
+# Private items' links rot unseen otherwise; public docs linking to private
+# items are caught by the pass above only.
+RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps --all-features --document-private-items \
+  "${doc_crates[@]}"
 cargo test --quiet --doc --all-features -p protojsonx-runtime -p protoc-gen-rust-protojsonx \
     -p protojsonx-tonic -p protojsonx-axum -p protojsonx-dynamic
 

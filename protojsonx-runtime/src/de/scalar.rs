@@ -71,7 +71,8 @@ impl Decoder<'_> {
 }
 
 /// Numbers: the plain fast path reads the everyday form
-/// ([`PlainNumber`](crate::text::num::PlainNumber)); `$slow` reads every other form (strings, exponents, `"NaN"`) and names the type in errors.
+/// ([`PlainNumber`](crate::text::num::PlainNumber)); `$slow` reads every
+/// other form (strings, exponents, `"NaN"`) and names the type in errors.
 macro_rules! number_fields {
     ($($ty:ty => $slow:expr;)*) => {$(
         impl ScalarField for $ty {

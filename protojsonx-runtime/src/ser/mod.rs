@@ -4,7 +4,8 @@
 //! pre-escaped and pre-quoted from the generator, with the comma before them
 //! (`,"userId":`), so writing a key is one copy of known size; the object's
 //! end turns its first comma into the `{` (see [`Encoder::begin_object`]).
-//! Numbers and short strings are written by [`digits`] and [`escape`].
+//! Numbers and short strings are written by [`digits`](crate::text::digits)
+//! and [`escape`].
 
 mod object;
 

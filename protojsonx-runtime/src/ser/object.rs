@@ -350,8 +350,8 @@ impl<'a> ObjectWriter<'_, 'a> {
         self.encoder(|e| e.bytes(v));
     }
 
-    /// See [`Encoder::enumeration`]: a name of up to
-    /// [`ShortText::MAX_STR`] bytes (most) is written in line.
+    /// See [`Encoder::enumeration`]: a name of up to `ShortText::MAX_STR`
+    /// bytes (most) is written in line.
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
     pub fn enumeration<E: JsonEnum>(&mut self, v: i32) {

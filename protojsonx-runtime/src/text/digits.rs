@@ -4,7 +4,7 @@
 //! numbers payloads hold most. Formatting them into a buffer of the text's
 //! exact length and appending that costs a call to `memcpy` per number,
 //! about as much as the formatting. Here they are written in words straight
-//! into the output (see [`short`](crate::text::short)).
+//! into the output (see [`crate::text::short`]).
 //!
 //! [`thousandths`] is the fast path of double and float output: a value
 //! that is a whole number of thousandths is written from that integer,

@@ -370,8 +370,8 @@ pub(crate) fn parse_f32(text: &str) -> Result<f32, NumError> {
 
 /// A JSON number in its everyday form, `-?(0|[1-9][0-9]*)(\.[0-9]+)?`
 /// with at most 19 digits and no exponent, read in one pass: the fast path
-/// of number decoding. Its value is `digits × 10^-scale`, negated if
-/// `negative`.
+/// of float decoding (integers have [`plain_integer`]). Its value is
+/// `digits × 10^-scale`, negated if `negative`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Plain {
     /// Length of the number's text.

@@ -10,7 +10,7 @@
 //!
 //! On input `@type` may come anywhere in the object: the reader first looks
 //! ahead for it with a copy of the tokenizer, resolves the type through the
-//! [registry](super::registry), then reads the object with that type's
+//! [registry], then reads the object with that type's
 //! reader, which skips the `@type` key (see `Decoder::read_any_body`).
 
 use std::any::TypeId;
