@@ -1078,7 +1078,7 @@ mod tests {
             let run: Vec<u8> = (0..len).map(|_| b'0' + (rng.next() % 10) as u8).collect();
             for after in (0..=255u8).map(Some).chain([None]) {
                 for (tail, lead) in (0..10).flat_map(|t| [0, 1, 5, 9, 12].map(|l| (t, l))) {
-                    // Digits before the run, to be shifted out of a last word.
+                    // Digits before the run, which it must not read.
                     let mut b = vec![b'7'; lead];
                     b.push(b'-');
                     b.extend(&run);
