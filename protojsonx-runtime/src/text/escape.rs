@@ -151,9 +151,10 @@ fn write_ascii_long(out: &mut Vec<u8>, s: &str) {
     out.push(b'"');
     let mut rest = s;
     loop {
-        let run = scan::plain_ascii_prefix(rest.as_bytes(), 0);
+        // A run of ASCII ends at a character boundary.
+        let (run, after) = rest.split_at(scan::plain_ascii_len(rest.as_bytes()));
         out.extend_from_slice(run.as_bytes());
-        rest = &rest[run.len()..];
+        rest = after;
         let Some(c) = rest.chars().next() else { break };
         if c.is_ascii() {
             write_escape(out, c as u8);

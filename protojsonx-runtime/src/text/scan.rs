@@ -41,6 +41,13 @@ pub(crate) fn plain_len(bytes: &[u8]) -> usize {
     run_len(bytes, false)
 }
 
+/// [`plain_len`] that also stops at the first byte from 0x80 up: the runs
+/// an ASCII-only encoder copies as they stand.
+#[inline]
+pub(crate) fn plain_ascii_len(bytes: &[u8]) -> usize {
+    run_len(bytes, true)
+}
+
 /// Whether `bytes`, at most 16 of them, need no escaping in a JSON string:
 /// the check behind short strings, as two overlapping words (or halves, or
 /// the bytes padded with spaces) that the copy after it loads again.
@@ -474,15 +481,19 @@ mod tests {
             .unwrap_or(bytes.len())
     }
 
+    fn slow_plain_ascii_len(bytes: &[u8]) -> usize {
+        bytes
+            .iter()
+            .position(|&b| is_special(b) || b >= 0x80)
+            .unwrap_or(bytes.len())
+    }
+
     /// `plain_ascii_prefix` from each of `starts` (those within `bytes`)
     /// against a byte loop.
     fn check_ascii_prefix(bytes: &[u8], starts: &[usize]) {
         for &start in starts.iter().filter(|&&s| s <= bytes.len()) {
             let rest = &bytes[start..];
-            let want = rest
-                .iter()
-                .position(|&b| is_special(b) || b >= 0x80)
-                .unwrap_or(rest.len());
+            let want = slow_plain_ascii_len(rest);
             let prefix = plain_ascii_prefix(bytes, start);
             assert_eq!(prefix.as_bytes(), &rest[..want], "{bytes:?} from {start}");
             assert!(prefix.is_ascii());
@@ -497,6 +508,8 @@ mod tests {
                     let mut bytes = vec![b'a'; len];
                     bytes[pos] = b;
                     assert_eq!(plain_len(&bytes), slow_plain_len(&bytes), "{bytes:?}");
+                    let ascii_len = slow_plain_ascii_len(&bytes);
+                    assert_eq!(plain_ascii_len(&bytes), ascii_len, "{bytes:?}");
                     if len <= 16 {
                         assert_eq!(short_is_plain(&bytes), !is_special(b), "{bytes:?}");
                         let ascii = !is_special(b) && b < 0x80;
@@ -524,6 +537,11 @@ mod tests {
                 })
                 .collect();
             assert_eq!(plain_len(&bytes), slow_plain_len(&bytes), "{bytes:?}");
+            assert_eq!(
+                plain_ascii_len(&bytes),
+                slow_plain_ascii_len(&bytes),
+                "{bytes:?}"
+            );
             check_ascii_prefix(&bytes, &[0, len / 2, len.saturating_sub(3)]);
         }
     }
