@@ -255,7 +255,13 @@ impl<'a> ObjectWriter<'_, 'a> {
     #[cfg_attr(debug_assertions, inline)]
     pub fn unset_field(&mut self, json_key: &[u8], proto_key: &[u8]) {
         if self.e.emit_unpopulated {
-            self.encoder(|e| e.unset_field(json_key, proto_key));
+            if self.e.ensure_ascii {
+                // The key may need escaping: the encoder's path.
+                self.encoder(|e| e.unset_field(json_key, proto_key));
+            } else {
+                self.field(json_key, proto_key);
+                self.null();
+            }
         }
     }
 
@@ -571,6 +577,7 @@ mod tests {
                 nanos: 5,
             });
             $e.unset_field(b",\"u\":", b",\"u\":");
+            $e.unset_field(",\"\u{e9}u\":".as_bytes(), b",\"e_u\":");
         };
     }
 
@@ -586,6 +593,14 @@ mod tests {
             EncodeOptions::new().ensure_ascii(true),
             EncodeOptions::new().enums_as_ints(true),
             EncodeOptions::new().emit_unpopulated(true),
+            // Unset fields' keys: escaped, spelled by proto name, pretty.
+            EncodeOptions::new()
+                .emit_unpopulated(true)
+                .ensure_ascii(true),
+            EncodeOptions::new()
+                .emit_unpopulated(true)
+                .use_proto_names(true)
+                .indent(2),
         ];
         for opts in options {
             let mut e = Encoder::new(b"[".to_vec(), &opts);
