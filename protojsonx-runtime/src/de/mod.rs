@@ -1109,7 +1109,7 @@ impl DecodeOptions {
 /// Reads `json` with `read` through a decoder with `opts` (merging), then
 /// checks that only whitespace follows: the one way decoding starts, for
 /// messages and for the dynamic transcoder. Part of the contract. In line
-/// by force, as [`Decoder::new`] is.
+/// by force, as `Decoder::new` is.
 #[inline(always)]
 pub fn decode_with<'a>(
     opts: &DecodeOptions,

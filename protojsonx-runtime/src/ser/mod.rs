@@ -592,7 +592,7 @@ fn shrink(buf: &mut Vec<u8>) {
 /// (`protojsonx-dynamic`), whose writes can fail early. On error (returned
 /// by `write` or recorded in the encoder) `buf` gets its old length back.
 /// Part of the contract with generated code and the transcoder. In line by
-/// force, as [`Encoder::new`] is.
+/// force, as `Encoder::new` is.
 #[inline(always)]
 pub fn encode_with(
     opts: &EncodeOptions,
