@@ -243,11 +243,17 @@ impl<'a> ObjectWriter<'_, 'a> {
         self.put(b" ");
     }
 
-    /// See [`Encoder::field_non_ascii`].
+    /// See [`Encoder::field_non_ascii`]: the key as it stands in line,
+    /// escaped by the encoder's out-of-line path when the options ask for
+    /// ASCII only.
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
     pub fn field_non_ascii(&mut self, json_key: &[u8], proto_key: &[u8]) {
-        self.encoder(|e| e.field_non_ascii(json_key, proto_key));
+        if self.e.ensure_ascii {
+            self.encoder(|e| e.field_non_ascii(json_key, proto_key));
+        } else {
+            self.field(json_key, proto_key);
+        }
     }
 
     /// See [`Encoder::unset_field`].
@@ -255,13 +261,8 @@ impl<'a> ObjectWriter<'_, 'a> {
     #[cfg_attr(debug_assertions, inline)]
     pub fn unset_field(&mut self, json_key: &[u8], proto_key: &[u8]) {
         if self.e.emit_unpopulated {
-            if self.e.ensure_ascii {
-                // The key may need escaping: the encoder's path.
-                self.encoder(|e| e.unset_field(json_key, proto_key));
-            } else {
-                self.field(json_key, proto_key);
-                self.null();
-            }
+            self.field_non_ascii(json_key, proto_key);
+            self.null();
         }
     }
 
