@@ -50,6 +50,7 @@ extern crate self as protojsonx_runtime;
 
 mod de;
 mod error;
+mod hint;
 mod map;
 mod options;
 mod read;
