@@ -859,14 +859,7 @@ impl<'a> Reader<'a> {
     pub(crate) fn plain_number<T: num::PlainNumber>(&mut self) -> Option<T> {
         self.skip_whitespace();
         let quoted = self.input.get(self.pos) == Some(&b'"');
-        // In the form ProtoJSON writes `T` in, the number starts at a
-        // constant offset once the branch is predicted (see `num::past_sign`).
-        let start = if quoted == T::QUOTED {
-            self.pos + usize::from(T::QUOTED)
-        } else {
-            crate::hint::cold_path();
-            self.pos + usize::from(quoted)
-        };
+        let start = num::past_optional(self.pos, quoted, T::QUOTED);
         let (value, len) = T::plain_at(self.input, start)?;
         let end = start + len;
         let next = self.input.get(end);
