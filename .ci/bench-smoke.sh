@@ -3,10 +3,11 @@
 # runs the agreement tests of protojsonx-benches; this builds the criterion
 # bench in the test profile and runs each case once (criterion's --test mode),
 # runs the allocation counter and (on two cases) the callgrind instruction
-# counter, breaks one case's instructions down by function
-# (scripts/symbols.py), and renders a report from their output (with the
-# sums of the variants' turns), so benches/run.sh's pieces and the
-# profiling script are known to work. Debug builds only.
+# counter, breaks one case's instructions down by function and one
+# function's by inlined frame (scripts/symbols.py), and renders a report
+# from their output (with the sums of the variants' turns), so
+# benches/run.sh's pieces and the profiling script are known to work.
+# Debug builds only.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."   # repo root
 
@@ -24,6 +25,10 @@ test "$(grep -c '^small/marshal/default' "$tmp/instructions.tsv")" = 2
 # The per-function breakdown finds the generated encoder among the symbols.
 benches/scripts/symbols.py "$target/debug/profile" small/marshal/default/protojsonx 20 --top 40 > "$tmp/symbols.txt"
 grep -q 'SmallObject as protojsonx_runtime::ProtoJson>::write_json' "$tmp/symbols.txt"
+# And breaks that function down by inlined frame (its own code, unoptimized).
+benches/scripts/symbols.py "$target/debug/profile" small/marshal/default/protojsonx 20 \
+    --inline 'SmallObject as protojsonx_runtime::ProtoJson>::write_json' > "$tmp/inline.txt"
+grep -q "write_json: [0-9,.]* instructions per operation" "$tmp/inline.txt"
 python3 benches/scripts/report.py --criterion "$tmp/no-timings" --allocs "$tmp/allocs.tsv" \
     --release-dir "$target/debug" --instructions "$tmp/instructions.tsv" --turns "$tmp/turns.tsv" --out "$tmp"
 grep -q "## Code size" "$tmp/results.md"

@@ -19,6 +19,12 @@ malloc, free, memcpy) is shown under callgrind's own function names.
 Small cases need many runs: the setup's count varies by a few thousand
 instructions between processes (hash seeds), which 20,000 runs make
 negligible.
+
+With --inline NAME, the first symbol whose name contains NAME is broken
+down instead: its instructions by the frame they were inlined from
+(`addr2line -i`), the outermost DEPTH levels under the symbol itself
+(--depth, default 1), so that a generated `read_json` shows what each
+runtime call inlined into it costs.
 """
 
 import argparse
@@ -110,22 +116,84 @@ def by_symbol(costs, binary, table):
     return totals
 
 
+def inline_chains(binary, addresses):
+    """Each address's chain of inlined frames, outermost first, without the
+    symbol that holds them all (`addr2line -f -i`)."""
+    out = subprocess.run(["addr2line", "-f", "-i", "-C", "-a", "-e", binary]
+                         + [hex(a) for a in addresses],
+                         capture_output=True, text=True, check=True).stdout
+    chains, frames = {}, None
+    for line in out.splitlines():
+        if line.startswith("0x"):
+            frames, is_name = chains.setdefault(int(line, 16), []), True
+        else:
+            if is_name:   # a frame's name, then its file and line
+                frames.append(line)
+            is_name = not is_name
+    return {a: list(reversed(f))[1:] for a, f in chains.items()}
+
+
+def short(frame):
+    """A frame's name without generic arguments or closures' paths
+    (`plain_number<f64>` -> `plain_number`), the generated code's
+    `<Message as ProtoJson>::read_json` kept whole."""
+    if frame.startswith("<"):
+        return frame
+    out, depth, previous = [], 0, ""
+    for c in frame:
+        depth += c == "<"
+        if depth == 0:
+            out.append(c)
+        depth -= c == ">" and previous != "-"   # not the arrow of `fn() -> T`
+        previous = c
+    return "".join(out)
+
+
+def by_inlined_frame(costs, binary, table, name, depth):
+    """The instructions of the first symbol containing `name`, by the
+    outermost `depth` frames they were inlined from."""
+    symbol = next(((s, n, full) for s, n, full in table if name in full), None)
+    if symbol is None:
+        raise SystemExit(f"no symbol contains {name!r}")
+    start, size, full = symbol
+    own = collections.Counter()
+    for (obj, _, addr), cost in costs.items():
+        if obj.endswith(binary.split("/")[-1]) and start <= addr < start + size:
+            own[addr] += cost
+    chains = inline_chains(binary, sorted(own))
+    totals = collections.Counter()
+    for addr, cost in own.items():
+        frames = chains.get(addr) or ["(the symbol's own code)"]
+        totals[" > ".join(short(f) for f in frames[:depth])] += cost
+    return full, totals
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("binary")
     parser.add_argument("case")
     parser.add_argument("runs", type=int, nargs="?", default=2000)
     parser.add_argument("--top", type=int, default=25)
+    parser.add_argument("--inline", metavar="NAME")
+    parser.add_argument("--depth", type=int, default=1)
     args = parser.parse_args()
     table = symbol_table(args.binary)
     with tempfile.TemporaryDirectory() as tmp:
         callgrind(args.binary, args.case, args.runs, f"{tmp}/n")
         callgrind(args.binary, args.case, 0, f"{tmp}/0")
-        loaded = by_symbol(self_costs(f"{tmp}/n"), args.binary, table)
-        setup = by_symbol(self_costs(f"{tmp}/0"), args.binary, table)
+        if args.inline:
+            full, loaded = by_inlined_frame(self_costs(f"{tmp}/n"), args.binary, table,
+                                            args.inline, args.depth)
+            _, setup = by_inlined_frame(self_costs(f"{tmp}/0"), args.binary, table,
+                                        args.inline, args.depth)
+        else:
+            full = None
+            loaded = by_symbol(self_costs(f"{tmp}/n"), args.binary, table)
+            setup = by_symbol(self_costs(f"{tmp}/0"), args.binary, table)
     rows = sorted(((loaded[k] - setup[k]) / args.runs, k) for k in set(loaded) | set(setup))
     rows.reverse()
-    print(f"{args.case}: {sum(r for r, _ in rows):,.1f} instructions per operation")
+    what = f"{args.case}, in {full[:100]}" if full else args.case
+    print(f"{what}: {sum(r for r, _ in rows):,.1f} instructions per operation")
     for per_op, name in rows[: args.top]:
         if abs(per_op) >= 0.5:
             print(f"{per_op:12,.1f}  {name[:140]}")

@@ -463,7 +463,8 @@ impl<'a> Reader<'a> {
         };
         match packed {
             0 => {
-                let more = self.next_member_general(first)?;
+                let more = self.next_member_general(*first)?;
+                *first &= !more;
                 Ok((more, self.pos))
             }
             packed => {
@@ -474,14 +475,16 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// [`next_member`](Self::next_member) with any whitespace, and its errors.
+    /// [`next_member`](Self::next_member) with any whitespace, and its
+    /// errors; `first` as there, by value (the caller clears its own after
+    /// a member), so that no caller keeps it in memory for this call.
     #[cold]
     #[inline(never)]
-    fn next_member_general(&mut self, first: &mut bool) -> Result<bool, Error> {
+    fn next_member_general(&mut self, first: bool) -> Result<bool, Error> {
         if self.eat(b'}') {
             return Ok(false);
         }
-        if !*first {
+        if !first {
             if !self.eat(b',') {
                 return Err(self.unexpected("',' or '}'"));
             }
@@ -490,7 +493,6 @@ impl<'a> Reader<'a> {
                 return Err(self.trailing_comma());
             }
         }
-        *first = false;
         self.skip_whitespace();
         Ok(true)
     }
@@ -1260,7 +1262,9 @@ mod tests {
                                             more
                                         })
                                     }
-                                    (true, false) => r.next_member_general(&mut f),
+                                    (true, false) => r.next_member_general(f).inspect(|&more| {
+                                        f &= !more;
+                                    }),
                                     (false, true) => r.next_element_slow(&mut f),
                                     (false, false) => r.next_element_general(&mut f),
                                 };
