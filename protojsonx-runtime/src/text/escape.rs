@@ -143,27 +143,37 @@ fn write_utf8_long(
     Ok(())
 }
 
-/// [`write_str_ascii`] for strings that are long or need escaping: runs of
-/// plain ASCII copied, the rest escaped one character at a time.
+/// [`write_str_ascii`] for strings that are long or need escaping: as
+/// [`write_long`], the plain ASCII run found before anything is written,
+/// the rest escaped apart.
 #[inline(never)]
 fn write_ascii_long(out: &mut Vec<u8>, s: &str) {
+    let plain = scan::plain_ascii_len(s.as_bytes());
     out.reserve(s.len() + 2);
     out.push(b'"');
-    let mut rest = s;
-    loop {
-        // A run of ASCII ends at a character boundary.
-        let (run, after) = rest.split_at(scan::plain_ascii_len(rest.as_bytes()));
-        out.extend_from_slice(run.as_bytes());
-        rest = after;
-        let Some(c) = rest.chars().next() else { break };
+    out.extend_from_slice(&s.as_bytes()[..plain]);
+    if plain < s.len() {
+        write_ascii_escaped(out, &s[plain..]);
+    }
+    out.push(b'"');
+}
+
+/// The rest of [`write_str_ascii`] from the first character that needs
+/// escaping: escapes and plain ASCII runs in turn.
+#[cold]
+fn write_ascii_escaped(out: &mut Vec<u8>, mut rest: &str) {
+    while let Some(c) = rest.chars().next() {
         if c.is_ascii() {
             write_escape(out, c as u8);
         } else {
             write_unicode_escape(out, c);
         }
-        rest = &rest[c.len_utf8()..];
+        let tail = &rest[c.len_utf8()..];
+        // A run of ASCII ends at a character boundary.
+        let plain = scan::plain_ascii_len(tail.as_bytes());
+        out.extend_from_slice(&tail.as_bytes()[..plain]);
+        rest = &tail[plain..];
     }
-    out.push(b'"');
 }
 
 /// Appends JSON text that is already escaped (a generated key) with its
