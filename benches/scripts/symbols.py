@@ -134,17 +134,26 @@ def inline_chains(binary, addresses):
 
 
 def short(frame):
-    """A frame's name without generic arguments or closures' paths
-    (`plain_number<f64>` -> `plain_number`), the generated code's
-    `<Message as ProtoJson>::read_json` kept whole."""
+    """A frame's name with long generic arguments left out
+    (`read_field<f64>` stays, `plain_float<f64, fn(..) -> ..>` becomes
+    `plain_float<..>`), the generated code's `<Message as ProtoJson>::read_json`
+    kept whole."""
     if frame.startswith("<"):
         return frame
-    out, depth, previous = [], 0, ""
+    out, depth, group, previous = [], 0, [], ""
     for c in frame:
-        depth += c == "<"
+        if c == "<":
+            depth += 1
         if depth == 0:
             out.append(c)
-        depth -= c == ">" and previous != "-"   # not the arrow of `fn() -> T`
+        else:
+            group.append(c)
+        if c == ">" and previous != "-":   # not the arrow of `fn() -> T`
+            depth -= 1
+            if depth == 0:
+                text = "".join(group)
+                out.append(text if len(text) <= 24 else "<..>")
+                group = []
         previous = c
     return "".join(out)
 
