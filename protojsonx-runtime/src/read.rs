@@ -461,18 +461,13 @@ impl<'a> Reader<'a> {
             true => Self::pretty_member::<false>(input, pos, indent),
             false => Self::pretty_member::<true>(input, pos, indent),
         };
-        match packed {
-            0 => {
-                let more = self.next_member_general(*first)?;
-                *first &= !more;
-                Ok((more, self.pos))
-            }
-            packed => {
-                let more = packed & 1 != 0;
-                *first &= !more;
-                Ok((more, packed >> 1))
-            }
-        }
+        let (more, pos) = match packed {
+            0 => (self.next_member_general(*first)?, self.pos),
+            packed => (packed & 1 != 0, packed >> 1),
+        };
+        // Past a member's start, the object's first member has been read.
+        *first &= !more;
+        Ok((more, pos))
     }
 
     /// [`next_member`](Self::next_member) with any whitespace, and its
