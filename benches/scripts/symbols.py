@@ -16,9 +16,11 @@ difference over RUNS is the cost of one operation, the shared setup taken
 out. Counts are by machine-code symbol of the binary (`nm`), so a function
 is one row whatever was inlined into it; code outside the binary (libc's
 malloc, free, memcpy) is shown under callgrind's own function names.
-Small cases need many runs: the setup's count varies by a few thousand
-instructions between processes (hash seeds), which 20,000 runs make
-negligible.
+Small cases need many runs: the setup's count varies between processes
+(hash seeds) by up to tens of thousands of instructions, which leaves Small
+at 20,000 runs within about 5 instructions per operation. --inline counts one
+function alone, which the setup never runs: exact, the way to compare two
+builds of a generated `read_json`.
 
 With --inline NAME, the first symbol whose name contains NAME is broken
 down instead: its instructions by the frame they were inlined from
