@@ -422,3 +422,48 @@ fn struct_list_and_value_are_transcoded_from_their_fields() {
         "google.protobuf.Value cannot hold NaN: JSON numbers are finite"
     );
 }
+
+/// A `@type` member written as encoders write it (`"@type":"…"`) is found
+/// and stepped over without tokenizing; any other spelling is read as a
+/// key. Both transcode to the same bytes and fail alike, whatever follows.
+#[test]
+fn the_leading_type_member_of_an_any_reads_as_any_other_spelling() {
+    let m = proto3();
+    let url = "type.googleapis.com/protobuf_test_messages.proto3.TestAllTypesProto3";
+    let escaped = url.replace('/', "\\/");
+    let rests = [
+        "}",
+        r#","optionalInt32":3}"#,
+        r#","optionalString":"a","optionalInt32":3}"#,
+        r#","optionalInt32":3,"optionalInt32":4}"#,
+        r#","optionalInt32":3,"@type":"x"}"#,
+        r#","unknown":1}"#,
+        r#","optionalAny":{"@type":"type.googleapis.com/google.protobuf.Duration","value":"1s"}}"#,
+        r#","optionalInt32":"#,
+        ",}",
+        "",
+    ];
+    for rest in rests {
+        let lead = format!(r#"{{"optionalAny":{{"@type":"{url}"{rest}}}"#);
+        let others = [
+            format!(r#"{{"optionalAny":{{ "@type":"{url}"{rest}}}"#),
+            format!(r#"{{"optionalAny":{{"\u0040type":"{url}"{rest}}}"#),
+            format!(r#"{{"optionalAny":{{"@type":"{escaped}"{rest}}}"#),
+        ];
+        for opts in [
+            DecodeOptions::new(),
+            DecodeOptions::new().ignore_unknown_fields(true),
+        ] {
+            let read = |json: &str| {
+                m.json_to_binary(json.as_bytes(), &opts)
+                    .map_err(|e| e.message().to_string())
+            };
+            let want = read(&lead);
+            for other in &others {
+                assert_eq!(read(other), want, "{lead} against {other}");
+            }
+        }
+    }
+    let json = format!(r#"{{"optionalAny":{{"@type":"{url}","optionalInt32":3}}}}"#);
+    assert_eq!(round_trip(&m, &json), json);
+}

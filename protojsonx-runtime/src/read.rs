@@ -10,6 +10,9 @@ use std::borrow::Cow;
 use crate::error::{Error, ErrorKind};
 use crate::text::{num, scan};
 
+/// The key of a `google.protobuf.Any`'s type URL, as encoders write it.
+pub(crate) const TYPE_KEY: &[u8] = b"\"@type\":";
+
 /// The JSON value that starts at the current position, by its first byte.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Peek {
@@ -507,6 +510,23 @@ impl<'a> Reader<'a> {
             Some(bytes) => u64::from_le_bytes(*bytes),
             None => scan::key_head(&self.input[self.pos..]).0,
         }
+    }
+
+    /// At a `@type` member written as encoders write it, `"@type":` and a
+    /// plain ASCII string (no escapes): the string, and the member's length.
+    /// The type URL of a `google.protobuf.Any`, found without tokenizing.
+    pub(crate) fn type_member(&self) -> Option<(&'a str, usize)> {
+        let input: &'a [u8] = self.input;
+        if !input[self.pos..].starts_with(TYPE_KEY) {
+            return None;
+        }
+        let value = self.pos + TYPE_KEY.len();
+        if input.get(value) != Some(&b'"') {
+            return None;
+        }
+        let url = scan::plain_ascii_prefix(input, value + 1);
+        let end = value + 1 + url.len();
+        (input.get(end) == Some(&b'"')).then_some((url, end + 1 - self.pos))
     }
 
     /// Moves past `n` bytes the caller has matched.

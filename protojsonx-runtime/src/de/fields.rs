@@ -96,6 +96,9 @@ impl<'a> Decoder<'a> {
             let (index, key) = match matched {
                 Some((index, known)) => (index, Key::Known(known)),
                 None => {
+                    if self.step_over_type_member()? {
+                        continue;
+                    }
                     let at = self.r.offset();
                     let key = self.r.key()?;
                     match lookup(key.as_bytes()) {
@@ -413,12 +416,20 @@ fn in_read_key(e: Error, d: &Decoder<'_>, at: usize) -> Error {
 /// field and where its key begins; `None` at the end of the object. A plain
 /// ASCII key is taken as it stands and matched by `lookup` (a `match` on
 /// its length, then its bytes), without trying each field's key in turn.
+/// The `@type` of an `Any` whose packed message this is, as encoders
+/// write it, is stepped over unread ([`Decoder::step_over_type_member`]).
 #[inline(never)]
 fn out_of_order(
     d: &mut Decoder<'_>,
     lookup: fn(&[u8]) -> Option<usize>,
 ) -> Result<Option<(usize, usize)>, Error> {
     loop {
+        if d.step_over_type_member()? {
+            if !d.r.next_member(&mut false)? {
+                return Ok(None);
+            }
+            continue;
+        }
         let at = d.r.offset();
         let key = d.r.map_key()?;
         if let Some(index) = lookup(key.as_bytes()) {

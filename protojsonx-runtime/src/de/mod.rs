@@ -13,7 +13,7 @@ use std::io;
 use crate::error::{Error, ErrorKind};
 use crate::map::{JsonMap, MapKey, MapValue};
 use crate::options::DecodeOptions;
-use crate::read::{Peek, Reader};
+use crate::read::{Peek, Reader, TYPE_KEY};
 use crate::reset::{Bytes, EnumField, Reset};
 use crate::text::num::{self, NumError};
 use crate::text::short;
@@ -298,7 +298,7 @@ impl<'a> Decoder<'a> {
             // found before by the `Any` reader, skipped here.
             Some((depth, seen)) if key == b"@type" && *depth == depth_left => {
                 if std::mem::replace(seen, true) {
-                    return Err(self.duplicate("duplicate \"@type\" field".into()));
+                    return Err(self.duplicate_type());
                 }
                 return self.skip_value();
             }
@@ -317,6 +317,37 @@ impl<'a> Decoder<'a> {
             None => "unknown field".into(),
         };
         Err(self.r.error(ErrorKind::UnknownField, message))
+    }
+
+    /// Steps over the member at the cursor if it is the `@type` of the
+    /// `Any` whose packed message's fields are being read (see
+    /// [`read_any_fields`](Self::read_any_fields)), written as encoders
+    /// write it: what [`unknown_field`](Self::unknown_field) does with that
+    /// key, without reading it as a key and its value as any value. The
+    /// fields' loops ask this of a key no field matched, before reading it.
+    /// `Ok(true)` if it did, the cursor then past the member.
+    pub(crate) fn step_over_type_member(&mut self) -> Result<bool, Error> {
+        let depth_left = self.depth_left;
+        let Some((depth, seen)) = &mut self.any_body else {
+            return Ok(false);
+        };
+        let member = (*depth == depth_left).then(|| self.r.type_member());
+        let Some((_, len)) = member.flatten() else {
+            return Ok(false);
+        };
+        if std::mem::replace(seen, true) {
+            // Where `unknown_field` reports it: at the value.
+            self.r.advance(TYPE_KEY.len());
+            return Err(self.duplicate_type());
+        }
+        self.r.advance(len);
+        Ok(true)
+    }
+
+    /// The error of an `Any`'s second `@type`.
+    #[cold]
+    fn duplicate_type(&mut self) -> Error {
+        self.duplicate("duplicate \"@type\" field".into())
     }
 
     /// Skips whitespace and classifies the next value, for the well-known
