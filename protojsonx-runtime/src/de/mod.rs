@@ -616,6 +616,16 @@ impl<'a> Decoder<'a> {
     /// Reads a string, borrowed from the input unless it holds escapes.
     #[inline]
     pub fn read_str(&mut self) -> Result<Cow<'a, str>, Error> {
+        match self.r.plain_string() {
+            Some(plain) => Ok(Cow::Borrowed(plain)),
+            None => self.read_str_slow(),
+        }
+    }
+
+    /// [`read_str`](Self::read_str) after whitespace, and for strings that
+    /// are not plain ASCII.
+    #[inline(never)]
+    fn read_str_slow(&mut self) -> Result<Cow<'a, str>, Error> {
         match self.r.peek() {
             Peek::String => self.r.string(),
             found => Err(self.expected("string", found)),
