@@ -11,7 +11,10 @@
 //! On input `@type` may come anywhere in the object: the reader first looks
 //! ahead for it with a copy of the tokenizer, resolves the type through the
 //! [registry], then reads the object with that type's
-//! reader, which skips the `@type` key (see `Decoder::read_any_body`).
+//! reader, which skips the `@type` key (see `Decoder::read_any_body`). Where
+//! the object begins with it as encoders write it (`{"@type":"…"`), the
+//! look-ahead reads no further, and the type's reader steps over the member
+//! without reading it as a key (`Decoder::step_over_type_member`).
 
 use std::any::TypeId;
 use std::borrow::Cow;
