@@ -18,6 +18,7 @@ cargo run -q -p protojsonx-benches --bin allocs > "$tmp/allocs.tsv"
 cargo build -q -p protojsonx-benches --bins
 target=$(cargo metadata --format-version 1 --no-deps |
     python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
+"$target/debug/parts" any 1   # the part-by-part tool runs (its table takes turns: not here)
 command -v valgrind >/dev/null || { apt-get update -qq && apt-get install -y -qq valgrind >/dev/null; }
 head -3 "$tmp/allocs.tsv" > "$tmp/two-cases.tsv"
 benches/scripts/instructions.sh "$target/debug/profile" "$tmp/two-cases.tsv" > "$tmp/instructions.tsv"
