@@ -10,9 +10,6 @@ use std::borrow::Cow;
 use crate::error::{Error, ErrorKind};
 use crate::text::{num, scan};
 
-/// The key of a `google.protobuf.Any`'s type URL, as encoders write it.
-pub(crate) const TYPE_KEY: &[u8] = b"\"@type\":";
-
 /// The JSON value that starts at the current position, by its first byte.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Peek {
@@ -512,15 +509,16 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// At a `@type` member written as encoders write it, `"@type":` and a
-    /// plain ASCII string (no escapes): the string, and the member's length.
-    /// The type URL of a `google.protobuf.Any`, found without tokenizing.
-    pub(crate) fn type_member(&self) -> Option<(&'a str, usize)> {
+    /// At a member written compactly with exactly `key` (quotes and colon
+    /// included) and a plain ASCII string (no escapes): the string, and the
+    /// member's length. How the `@type` of a `google.protobuf.Any` is found
+    /// without tokenizing.
+    pub(crate) fn plain_string_member(&self, key: &[u8]) -> Option<(&'a str, usize)> {
         let input: &'a [u8] = self.input;
-        if !input[self.pos..].starts_with(TYPE_KEY) {
+        if !input[self.pos..].starts_with(key) {
             return None;
         }
-        let value = self.pos + TYPE_KEY.len();
+        let value = self.pos + key.len();
         if input.get(value) != Some(&b'"') {
             return None;
         }

@@ -13,11 +13,12 @@ use std::io;
 use crate::error::{Error, ErrorKind};
 use crate::map::{JsonMap, MapKey, MapValue};
 use crate::options::DecodeOptions;
-use crate::read::{Peek, Reader, TYPE_KEY};
+use crate::read::{Peek, Reader};
 use crate::reset::{Bytes, EnumField, Reset};
 use crate::text::num::{self, NumError};
 use crate::text::short;
 use crate::wkt::TypeRegistry;
+use crate::wkt::any::TYPE_MEMBER;
 use crate::{JsonEnum, ProtoJson};
 
 pub use fields::{Fields, OwnedFieldKeys, Seen};
@@ -331,13 +332,13 @@ impl<'a> Decoder<'a> {
         let Some((depth, seen)) = &mut self.any_body else {
             return Ok(false);
         };
-        let member = (*depth == depth_left).then(|| self.r.type_member());
+        let member = (*depth == depth_left).then(|| self.r.plain_string_member(TYPE_MEMBER));
         let Some((_, len)) = member.flatten() else {
             return Ok(false);
         };
         if std::mem::replace(seen, true) {
             // Where `unknown_field` reports it: at the value.
-            self.r.advance(TYPE_KEY.len());
+            self.r.advance(TYPE_MEMBER.len());
             return Err(self.duplicate_type());
         }
         self.r.advance(len);

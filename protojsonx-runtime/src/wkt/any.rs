@@ -32,6 +32,9 @@ use crate::ser::Encoder;
 
 /// The `@type` key, as the complete JSON key the encoder takes.
 const TYPE_KEY: &[u8] = b",\"@type\":";
+/// The `@type` key as a member begins, quotes and colon included: what
+/// the decoder looks for first in an `Any`'s object.
+pub(crate) const TYPE_MEMBER: &[u8] = b"\"@type\":";
 /// The `value` key of a well-known type packed in an `Any`.
 const VALUE_KEY: &[u8] = b",\"value\":";
 
@@ -189,8 +192,8 @@ fn leading_type_url<'a>(d: &Decoder<'a>) -> Option<Probe<'a>> {
     }
     let mut r = d.lookahead();
     r.advance(1);
-    let (type_url, _) = r.type_member()?;
-    let offset = r.offset() + crate::read::TYPE_KEY.len();
+    let (type_url, _) = r.plain_string_member(TYPE_MEMBER)?;
+    let offset = r.offset() + TYPE_MEMBER.len();
     let type_url = Cow::Borrowed(type_url);
     Some(Probe::Found { type_url, offset })
 }
