@@ -522,9 +522,9 @@ impl<'a> Reader<'a> {
         if input.get(value) != Some(&b'"') {
             return None;
         }
-        let url = scan::plain_ascii_prefix(input, value + 1);
-        let end = value + 1 + url.len();
-        (input.get(end) == Some(&b'"')).then_some((url, end + 1 - self.pos))
+        let text = scan::plain_ascii_prefix(input, value + 1);
+        let end = value + 1 + text.len();
+        (input.get(end) == Some(&b'"')).then_some((text, end + 1 - self.pos))
     }
 
     /// Moves past `n` bytes the caller has matched.

@@ -33,8 +33,8 @@ fn any_equal(w: u64, b: u8) -> u64 {
 pub(crate) fn last_index_of(bytes: &[u8], byte: u8) -> Option<usize> {
     const LOW7: u64 = !HIGHS;
     let mut end = bytes.len();
-    while let Some(chunk) = end.checked_sub(8).map(|start| &bytes[start..end]) {
-        let x = u64::from_le_bytes(chunk.try_into().expect("8 bytes")) ^ (ONES * u64::from(byte));
+    while end >= 8 {
+        let x = word(bytes, end - 8) ^ (ONES * u64::from(byte));
         // The high bit of exactly the bytes of `x` that are zero (no borrow
         // between bytes, unlike `any_below`): the last match is the highest.
         let zero = !((x & LOW7).wrapping_add(LOW7) | x | LOW7);

@@ -784,8 +784,8 @@ mod tests {
             ),
             (r#"[]"#, "expected object, found array", false),
         ] {
-            // As written, and compact: a leading `@type` is then stepped
-            // over by its offset rather than read as a key.
+            // As written, and compact: a `@type` is then found and stepped
+            // over without being read as a key.
             for json in [json.to_string(), compact(json)] {
                 let err = crate::from_str::<Any>(&json).unwrap_err();
                 assert_eq!(err.message(), message, "{json}");
