@@ -114,7 +114,7 @@ impl<'a> Decoder<'a> {
             let result = if seen.insert(index) {
                 field(self, index)
             } else {
-                Err(self.duplicate("duplicate field".into()))
+                Err(self.duplicate_field())
             };
             if let Err(e) = result {
                 return Err(key.in_path_of(e, self));
@@ -300,7 +300,7 @@ impl<'a> Fields<'a> {
         }
         (self.at, self.current) = (IN_VALUE, index);
         if !self.seen.insert(index) {
-            return Err(d.duplicate("duplicate field".into()));
+            return Err(d.duplicate_field());
         }
         Ok(true)
     }

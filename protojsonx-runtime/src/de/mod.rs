@@ -222,7 +222,7 @@ impl<'a> Decoder<'a> {
     #[inline]
     pub fn mark_seen(&mut self, seen: &mut bool) -> Result<(), Error> {
         if std::mem::replace(seen, true) {
-            return Err(self.duplicate("duplicate field".into()));
+            return Err(self.duplicate_field());
         }
         Ok(())
     }
@@ -272,7 +272,7 @@ impl<'a> Decoder<'a> {
     #[inline]
     pub fn mark_oneof(&mut self, seen: &mut bool, oneof: &str) -> Result<(), Error> {
         if std::mem::replace(seen, true) {
-            return Err(self.duplicate(format!("more than one field of oneof `{oneof}` is set")));
+            return Err(self.duplicate_oneof(oneof));
         }
         Ok(())
     }
@@ -343,6 +343,23 @@ impl<'a> Decoder<'a> {
         }
         self.r.advance(len);
         Ok(true)
+    }
+
+    /// The error of a field met twice in one object. Out of line, message
+    /// and all: every field of generated code can fail with it, and none
+    /// should carry the code that builds it.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn duplicate_field(&mut self) -> Error {
+        self.duplicate("duplicate field".into())
+    }
+
+    /// The error of a second member of `oneof` set in one object, out of
+    /// line as [`duplicate_field`](Self::duplicate_field) is.
+    #[cold]
+    #[inline(never)]
+    fn duplicate_oneof(&mut self, oneof: &str) -> Error {
+        self.duplicate(format!("more than one field of oneof `{oneof}` is set"))
     }
 
     /// The error of an `Any`'s second `@type`.
