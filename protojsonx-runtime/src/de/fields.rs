@@ -322,10 +322,11 @@ impl<'a> Fields<'a> {
         self.after_value(d)?;
         if self.at == AT_KEY && !progress {
             match out_of_order(d, self.lookup)? {
-                Some((index, at)) => {
+                Unmatched::Field(index, at) => {
                     (self.at, self.spelling, self.read_at) = (index, Spelling::Read, at);
                 }
-                None => self.at = AT_END,
+                Unmatched::InPlace => self.head = d.r.head(),
+                Unmatched::End => self.at = AT_END,
             }
         }
         self.pass_start = d.r.offset();
@@ -411,34 +412,49 @@ fn in_read_key(e: Error, d: &Decoder<'_>, at: usize) -> Error {
     }
 }
 
+/// What [`out_of_order`] found after a pass that matched no key.
+enum Unmatched {
+    /// The key of the field at this index, read, which begins at this offset.
+    Field(usize, usize),
+    /// The `@type` of the `Any` whose packed message this is, stepped over:
+    /// the key after it is matched in place by the next pass, as any key
+    /// in order is (an `Any` as encoders write it: `@type` first, then the
+    /// message's fields in order).
+    InPlace,
+    /// The end of the object.
+    End,
+}
+
 /// After a pass that left a key unmatched at the cursor: reads that key,
-/// skipping unknown keys and their values, and returns the index of its
-/// field and where its key begins; `None` at the end of the object. A plain
-/// ASCII key is taken as it stands and matched by `lookup` (a `match` on
-/// its length, then its bytes), without trying each field's key in turn.
-/// The `@type` of an `Any` whose packed message this is, as encoders
-/// write it, is stepped over unread ([`Decoder::step_over_type_member`]).
+/// skipping unknown keys and their values, and returns its field's index
+/// and where the key begins. A plain ASCII key is taken as it stands and
+/// matched by `lookup` (a `match` on its length, then its bytes), without
+/// trying each field's key in turn. The `@type` of an `Any` whose packed
+/// message this is, as encoders write it, is stepped over unread
+/// ([`Decoder::step_over_type_member`]).
 #[inline(never)]
 fn out_of_order(
     d: &mut Decoder<'_>,
     lookup: fn(&[u8]) -> Option<usize>,
-) -> Result<Option<(usize, usize)>, Error> {
+) -> Result<Unmatched, Error> {
     loop {
         if d.step_over_type_member()? {
-            if !d.r.next_member(&mut false)? {
-                return Ok(None);
-            }
-            continue;
+            let more = d.r.next_member(&mut false)?;
+            return Ok(if more {
+                Unmatched::InPlace
+            } else {
+                Unmatched::End
+            });
         }
         let at = d.r.offset();
         let key = d.r.map_key()?;
         if let Some(index) = lookup(key.as_bytes()) {
-            return Ok(Some((index, at)));
+            return Ok(Unmatched::Field(index, at));
         }
         d.unknown_field(key.as_bytes())
             .map_err(|e| e.in_field(key.as_bytes()))?;
         if !d.r.next_member(&mut false)? {
-            return Ok(None);
+            return Ok(Unmatched::End);
         }
     }
 }
