@@ -774,11 +774,11 @@ impl<'a> Reader<'a> {
         mut i: usize,
         out: &mut impl Text,
     ) -> Result<(), Error> {
-        out.push_str(self.utf8(start, i)?);
+        self.push_run(start, i, out)?;
         loop {
             let run = i;
             i += scan::plain_len(&self.input[i..]);
-            out.push_str(self.utf8(run, i)?);
+            self.push_run(run, i, out)?;
             match self.input.get(i) {
                 Some(b'"') => {
                     self.pos = i + 1;
@@ -794,6 +794,17 @@ impl<'a> Reader<'a> {
                 }
             }
         }
+    }
+
+    /// Appends `input[start..end]`, a run between escapes, validated as
+    /// UTF-8; nothing for an empty run (escapes in a row, an escape last),
+    /// whose validation would cost a call for nothing.
+    #[inline]
+    fn push_run(&self, start: usize, end: usize, out: &mut impl Text) -> Result<(), Error> {
+        if start < end {
+            out.push_str(self.utf8(start, end)?);
+        }
+        Ok(())
     }
 
     /// Decodes the escape sequence at `input[i]` (a backslash) into `out`; returns the offset after it.
