@@ -8,6 +8,7 @@
 //! cargo build --release -p protojsonx-benches --bin parts
 //! target/release/parts                 # the table: best turn of each, and the ratio
 //! valgrind --tool=callgrind target/release/parts any 5000   # one part's decodes, for profilers
+//! valgrind --tool=callgrind target/release/parts any/prost 5000   # ... and prost's
 //! ```
 
 use std::hint::black_box;
@@ -84,11 +85,20 @@ fn main() {
     let mut args = std::env::args().skip(1);
     if let Some(name) = args.next() {
         let runs = args.next().and_then(|n| n.parse().ok()).unwrap_or(10_000);
+        // `NAME/prost`: the part's binary decoded by prost, the other side.
+        let (name, prost) = match name.strip_suffix("/prost") {
+            Some(name) => (name, true),
+            None => (name.as_str(), false),
+        };
         let Some(part) = parts.iter().find(|part| part.name == name) else {
             eprintln!("no part is named {name:?}");
             std::process::exit(2);
         };
-        time(part.from_json, &part.json, runs);
+        if prost {
+            time(part.from_binary, &part.binary, runs);
+        } else {
+            time(part.from_json, &part.json, runs);
+        }
         return;
     }
     println!("| part | JSON bytes | binary bytes | protojsonx ns | prost ns | ratio |");
