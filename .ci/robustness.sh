@@ -7,9 +7,13 @@
 #      bytes written to spare capacity, whose uninitialized reads memcheck
 #      would report), and Miri needs a nightly toolchain;
 #   2. differential test against Python protobuf (robustness/diff/run.sh);
-#   3. a short coverage-guided fuzzing run (libFuzzer, cargo-fuzz's targets; they
-#      build in the background during 1 and 2, which use one core each) of every
-#      target in fuzz/, starting from the checked-in corpus fuzz/corpus/.
+#   3. a short coverage-guided fuzzing run (libFuzzer, cargo-fuzz's targets) of
+#      every target in fuzz/, starting from the checked-in corpus fuzz/corpus/.
+#
+# 1 and 2 use one core each and run side by side. The release builds (fuzz
+# targets, the runtime's tests) are done ahead by `robustness.sh build`, which
+# .ci/run starts in the background after the tests; run alone, this script
+# builds the fuzz targets in the background during 1 and 2.
 #
 # Knobs: FUZZ_SECONDS (per target, default 15; two targets run at a time), DIFF_COUNT (random messages,
 # default 400). A crash leaves its input in fuzz/artifacts/<target>/.
@@ -42,50 +46,76 @@ fuzz_rustflags=(
 )
 
 timed() {
-  local start=$SECONDS
-  "$@"
-  echo "robustness.sh: '$*' took $((SECONDS - start)) s"
+  local start=$SECONDS status=0
+  "$@" || status=$?
+  echo "robustness.sh: '$*' took $((SECONDS - start)) s" >&2
+  return "$status"
 }
 
-# The fuzz targets build (their own workspace and target directory) while
-# valgrind and the differential test run: both of those use one core.
+# The fuzz targets (their own workspace and target directory), by cargo-fuzz's flags.
 # (--target keeps the flags off build scripts and proc macros, as cargo-fuzz does.)
-fuzz_log=.cache/robustness/fuzz-build.log
-mkdir -p .cache/robustness
-echo "--- fuzz targets: building in the background (log: $fuzz_log)"
-(
-  cd fuzz
-  RUSTFLAGS="${fuzz_rustflags[*]}" timed cargo build --release --target "$FUZZ_TRIPLE" --bins
-) >"$fuzz_log" 2>&1 &
-fuzz_build=$!
-trap 'kill "$fuzz_build" 2>/dev/null || true' EXIT
-
-echo "--- runtime unit tests under valgrind memcheck"
-start=$SECONDS
-command -v valgrind >/dev/null || { apt-get update -qq && apt-get install -y -qq valgrind >/dev/null; }
-runtime_tests=$(cargo test --quiet --release -p protojsonx-runtime --no-run --message-format=json \
-  | python3 -c '
+build_fuzz_targets() {
+  (cd fuzz && RUSTFLAGS="${fuzz_rustflags[*]}" timed cargo build --release --target "$FUZZ_TRIPLE" --bins)
+}
+# The runtime's unit-test executables, optimized (memcheck runs them); their paths.
+runtime_tests() {
+  cargo test --quiet --release -p protojsonx-runtime --no-run --message-format=json | python3 -c '
 import json, sys
 for line in sys.stdin:
     m = json.loads(line)
     if m.get("reason") == "compiler-artifact" and m.get("executable") and m["profile"]["test"]:
-        print(m["executable"])')
-for exe in $runtime_tests; do
-  valgrind --quiet --error-exitcode=1 --leak-check=no "$exe" --quiet
-done
-echo "robustness.sh: valgrind run took $((SECONDS - start)) s"
+        print(m["executable"])'
+}
 
-echo "--- differential test against Python protobuf"
-timed robustness/diff/run.sh "$DIFF_COUNT" 1
+# `robustness.sh build`: only the release builds the checks run, to be done
+# ahead (.ci/run starts it in the background at the lowest priority, on the
+# core the steps before leave idle); the checks then find them built.
+if [[ "${1:-}" == build ]]; then
+  build_fuzz_targets
+  timed runtime_tests >/dev/null
+  exit 0
+fi
+
+mkdir -p .cache/robustness
+logs=.cache/robustness
+echo "--- fuzz targets: building in the background (log: $logs/fuzz-build.log)"
+build_fuzz_targets >"$logs/fuzz-build.log" 2>&1 &
+fuzz_build=$!
+trap 'kill "$fuzz_build" 2>/dev/null || true' EXIT
+
+# Memcheck and the differential test use one core each: they run side by
+# side (beside the fuzz build, unless it was done ahead), each into its log.
+memcheck() {
+  command -v valgrind >/dev/null || { apt-get update -qq && apt-get install -y -qq valgrind >/dev/null; }
+  local exes exe
+  exes=$(timed runtime_tests) || return 1
+  for exe in $exes; do
+    timed valgrind --quiet --error-exitcode=1 --leak-check=no "$exe" --quiet || return 1
+  done
+}
+echo "--- runtime unit tests under valgrind memcheck, and the differential test against Python protobuf"
+memcheck >"$logs/memcheck.log" 2>&1 &
+memcheck_pid=$!
+status=0
+timed robustness/diff/run.sh "$DIFF_COUNT" 1 >"$logs/diff.log" 2>&1 || status=$?
+wait "$memcheck_pid" || status=$((status | 2))
+for log in memcheck diff; do
+  echo "--- $logs/$log.log:"
+  cat "$logs/$log.log"
+done
+if [[ $status -ne 0 ]]; then
+  echo "robustness.sh: $( ((status & 2)) && echo "memcheck FAILED ")$( ((status & 1)) && echo "the differential test FAILED")" >&2
+  exit 1
+fi
 
 echo "--- fuzzing (${FUZZ_SECONDS} s per target)"
 start=$SECONDS
 if ! wait "$fuzz_build"; then
-  tail -n 80 "$fuzz_log" >&2
-  echo "robustness.sh: building the fuzz targets FAILED; log $fuzz_log" >&2
+  tail -n 80 "$logs/fuzz-build.log" >&2
+  echo "robustness.sh: building the fuzz targets FAILED; log $logs/fuzz-build.log" >&2
   exit 1
 fi
-echo "robustness.sh: waited $((SECONDS - start)) s for the fuzz build: $(grep "took" "$fuzz_log" | tail -n 1)"
+echo "robustness.sh: waited $((SECONDS - start)) s for the fuzz build: $(grep "took" "$logs/fuzz-build.log" | tail -n 1)"
 cd fuzz
 # Fuzzes one target for FUZZ_SECONDS; on a crash prints the log's end.
 fuzz_one() {

@@ -12,9 +12,10 @@ Python protobuf's `json_format`:
   2. Python's JSON (3 option sets) -> our binary -> Python parses it: it must
      be the original message.
 
-Then the same for the dynamic transcoder (protojsonx-dynamic, from the slice's
+The same for the dynamic transcoder (protojsonx-dynamic, from the slice's
 descriptor set at run time), judged the same way and reported on a line of
-its own. It reads the google.protobuf types from the descriptor set, so what
+its own; its conversions run at the same time as the generated code's, one
+per core. It reads the google.protobuf types from the descriptor set, so what
 prost-types lacks (the KNOWN prost-types-schema rule) does not apply to it.
 
 Message classes come from the driver's descriptor set (what Builder
@@ -484,14 +485,23 @@ def known_rule(error, got, want, pool):
 # ---------------------------------------------------------------------------
 
 
-def run_driver(driver, command, requests, work):
-    """Sends JSONL `requests` through `DRIVER command IN OUT`; its answers by id."""
+def start_driver(driver, command, requests, work):
+    """Starts `DRIVER command IN OUT` on JSONL `requests`; `finish_driver`
+    waits for it and returns its answers by id. Drivers started together run
+    at once (one per core)."""
     src = os.path.join(work, command + ".in.jsonl")
     dst = os.path.join(work, command + ".out.jsonl")
     with open(src, "w", encoding="utf-8") as f:
         for r in requests:
             f.write(json.dumps(r) + "\n")
-    subprocess.run([driver, command, src, dst], check=True)
+    return subprocess.Popen([driver, command, src, dst]), dst
+
+
+def finish_driver(started):
+    """The answers of a driver `start_driver` started, by id."""
+    process, dst = started
+    if process.wait() != 0:
+        raise subprocess.CalledProcessError(process.returncode, process.args)
     answers = {}
     with open(dst, encoding="utf-8") as f:
         for line in f:
@@ -659,38 +669,58 @@ def run(args):
     timings["python: generate messages"] = time.time() - start
 
     schema = RuntimeSchema(runtime_types)
-    check = convert_and_check(args, items, pool, "", timings, schema)
+    start = time.time()
+    check = Check(pool, schema)
+    check.requests = python_json_requests(items, pool, check)
+    timings["python: JSON of the messages"] = time.time() - start
+    # The dynamic transcoder converts the same JSON at the same time, on the
+    # other core, and its answers wait while the generated code's are checked.
+    generated = start_conversions(args, items, check.requests, pool, "")
+    dynamic_conversions = None
+    if not args.self_check:
+        dynamic_conversions = start_conversions(args, items, check.requests, pool, "-dynamic")
+    check_answers(items, check, "", timings, generated)
     known, still_bad = retry_without_newer_fields(args, items, check, pool, schema, timings)
     dynamic = None
-    if not args.self_check:
-        dynamic = convert_and_check(args, items, pool, " (dynamic)", timings, testee="-dynamic",
-                                    requests=check.requests)
+    if dynamic_conversions:
+        dynamic = Check(pool)
+        dynamic.requests = check.requests
+        check_answers(items, dynamic, " (dynamic)", timings, dynamic_conversions)
     return report(args, check, known, still_bad, dynamic, items, types, files, timings)
 
 
-def convert_and_check(args, items, pool, tag, timings, schema=None, testee="", requests=None):
-    """Both directions for `items`; the Check holding what disagreed (and,
-    as `requests`, Python's JSON of them). The driver's commands are
-    `encode` and `decode` with `testee` appended. `requests`, Python's JSON
-    of the same items from an earlier check, is reused rather than made again."""
+def convert_and_check(args, items, pool, tag, timings, schema=None):
+    """Both directions for `items`, by the generated code; the Check holding
+    what disagreed (and, as `requests`, Python's JSON of them)."""
     start = time.time()
     check = Check(pool, schema)
-    if requests is None:
-        requests = python_json_requests(items, pool, check)
-    check.requests = requests
+    check.requests = python_json_requests(items, pool, check)
+    timings["python: JSON of the messages" + tag] = time.time() - start
+    return check_answers(items, check, tag, timings, start_conversions(args, items, check.requests, pool, ""))
+
+
+def start_conversions(args, items, requests, pool, testee):
+    """Starts the driver's `encode` of `items` and `decode` of Python's JSON
+    `requests` (commands with `testee` appended), both at once; returns a
+    function that waits for their answers (Python's own, with --self-check)."""
     encode_requests = [{"id": i["id"], "type": i["type"], "binary": i["bytes"].hex()} for i in items]
     decode_requests = [{"id": r["id"], "json": r["json"]} for r in requests]
-    timings["python: JSON of the messages" + tag] = time.time() - start
-    start = time.time()
     if args.self_check:
-        encoded, decoded = python_encode(encode_requests, pool), python_decode(decode_requests, pool)
-    else:
-        encoded = run_driver(args.driver, "encode" + testee, encode_requests, args.work)
-        decoded = run_driver(args.driver, "decode" + testee, decode_requests, args.work)
-    timings["driver: encode and decode" + tag] = time.time() - start
+        return lambda: (python_encode(encode_requests, pool), python_decode(decode_requests, pool))
+    encoding = start_driver(args.driver, "encode" + testee, encode_requests, args.work)
+    decoding = start_driver(args.driver, "decode" + testee, decode_requests, args.work)
+    return lambda: (finish_driver(encoding), finish_driver(decoding))
+
+
+def check_answers(items, check, tag, timings, conversions):
+    """Waits for `conversions` (from `start_conversions`) and judges both
+    directions into `check`, which it returns."""
+    start = time.time()
+    encoded, decoded = conversions()
+    timings["driver: waiting for encode and decode" + tag] = time.time() - start
     start = time.time()
     direction_one(items, encoded, check)
-    direction_two(items, requests, decoded, check)
+    direction_two(items, check.requests, decoded, check)
     timings["python: check both directions" + tag] = time.time() - start
     return check
 

@@ -24,8 +24,11 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let payloads = Payloads::new();
-    let mut cases = payloads.named_cases();
+    // A filter naming one payload's cases (`small/...`) builds that payload alone.
+    let payload = filter.split_once('/').map(|(payload, _)| payload);
+    let mut cases = payload
+        .and_then(Payloads::named_cases_of)
+        .unwrap_or_else(|| Payloads::new().named_cases());
     if cases.iter().any(|(name, _)| *name == filter) {
         cases.retain(|(name, _)| *name == filter);
     } else {
