@@ -10,7 +10,8 @@
 #
 # PROFILE_BIN is the release `profile` binary; ALLOCS_TSV (from the `allocs`
 # binary) lists the cases. Each case runs N times under callgrind; the count
-# of a run with no operations (the shared setup) is subtracted.
+# of a run of its payload's case with no operations (the setup: `profile`
+# builds only the payload a case names) is subtracted.
 set -euo pipefail
 bin=$1
 cases=$2
@@ -32,12 +33,14 @@ count() {
         sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
 }
 
-setup=$(count small/marshal/default/prost 0)
+declare -A setup   # payload -> instructions of its setup
 echo -e "group\timplementation\tinstructions_per_op"
-tail -n +2 "$cases" | cut -f1,2 | while IFS=$'\t' read -r group impl; do
+while IFS=$'\t' read -r group impl; do
     case $impl in protojsonx* | prost | prost-reused-buf | prost-clear-merge | generated | prost-reflect) ;; *) continue ;; esac
     runs=$(runs_for "$group")
     [ "$runs" -gt 0 ] || continue
+    payload=${group%%/*}
+    [ -n "${setup[$payload]:-}" ] || setup[$payload]=$(count "$group/$impl" 0)
     total=$(count "$group/$impl" "$runs")
-    echo -e "$group\t$impl\t$(( (total - setup) / runs ))"
-done
+    echo -e "$group\t$impl\t$(( (total - setup[$payload]) / runs ))"
+done < <(tail -n +2 "$cases" | cut -f1,2)
