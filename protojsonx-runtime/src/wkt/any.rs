@@ -383,11 +383,17 @@ pub fn read_value_member(
     Ok(())
 }
 
-/// Appends the binary encoding of `msg` to `value`, which has room for
-/// any length (a `Vec` grows).
+/// Writes the binary encoding of `msg` into `value`, which is empty.
 fn encode_packed<M: Message>(msg: &M, value: &mut Vec<u8>) -> Result<(), Error> {
-    // Room for it all at once, rather than growing field by field.
-    value.reserve(msg.encoded_len());
+    debug_assert!(value.is_empty());
+    // Room for it all at once, rather than growing field by field; a new
+    // buffer when too small (the value of a fresh decode has none) is
+    // allocated directly, not through `reserve`'s growth path (about 150
+    // instructions an `Any`).
+    let len = msg.encoded_len();
+    if value.capacity() < len {
+        *value = Vec::with_capacity(len);
+    }
     msg.encode(value).map_err(|e| {
         Error::encode(
             ErrorKind::Encode,
