@@ -337,9 +337,10 @@ impl<'a> Decoder<'a> {
             return Ok(false);
         };
         if std::mem::replace(seen, true) {
-            // Where `unknown_field` reports it: at the value.
+            // As `unknown_field` reports it, whose callers add the key to
+            // the path: at the value, under `@type`.
             self.r.advance(TYPE_MEMBER.len());
-            return Err(self.duplicate_type());
+            return Err(self.duplicate_type().in_field(b"@type"));
         }
         self.r.advance(len);
         Ok(true)
