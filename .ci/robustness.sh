@@ -76,8 +76,8 @@ if [[ "${1:-}" == build ]]; then
   exit 0
 fi
 
-mkdir -p .cache/robustness
 logs=.cache/robustness
+mkdir -p "$logs"
 echo "--- fuzz targets: building in the background (log: $logs/fuzz-build.log)"
 build_fuzz_targets >"$logs/fuzz-build.log" 2>&1 &
 fuzz_build=$!

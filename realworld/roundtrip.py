@@ -669,10 +669,7 @@ def run(args):
     timings["python: generate messages"] = time.time() - start
 
     schema = RuntimeSchema(runtime_types)
-    start = time.time()
-    check = Check(pool, schema)
-    check.requests = python_json_requests(items, pool, check)
-    timings["python: JSON of the messages"] = time.time() - start
+    check = python_json_check(items, pool, "", timings, schema)
     # The dynamic transcoder converts the same JSON at the same time, on the
     # other core, and its answers wait while the generated code's are checked.
     generated = start_conversions(args, items, check.requests, pool, "")
@@ -689,13 +686,20 @@ def run(args):
     return report(args, check, known, still_bad, dynamic, items, types, files, timings)
 
 
-def convert_and_check(args, items, pool, tag, timings, schema=None):
-    """Both directions for `items`, by the generated code; the Check holding
-    what disagreed (and, as `requests`, Python's JSON of them)."""
+def python_json_check(items, pool, tag, timings, schema=None):
+    """A Check for `items` holding, as `requests`, Python's JSON of them
+    (and what Python could not encode)."""
     start = time.time()
     check = Check(pool, schema)
     check.requests = python_json_requests(items, pool, check)
     timings["python: JSON of the messages" + tag] = time.time() - start
+    return check
+
+
+def convert_and_check(args, items, pool, tag, timings, schema=None):
+    """Both directions for `items`, by the generated code; the Check holding
+    what disagreed (and, as `requests`, Python's JSON of them)."""
+    check = python_json_check(items, pool, tag, timings, schema)
     return check_answers(items, check, tag, timings, start_conversions(args, items, check.requests, pool, ""))
 
 

@@ -89,9 +89,23 @@ pub fn dynamic_pool() -> &'static protojsonx_dynamic::Pool {
     POOL.get_or_init(|| protojsonx_dynamic::Pool::from_descriptor_pool(pool().clone()))
 }
 
+/// The variants a payload is timed in besides the default input, shuffled
+/// keys and reuse (see [`Payload::cases`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Variants {
+    /// No others (Small).
+    None,
+    /// protojsonx's non-default options.
+    Options,
+    /// The options, and the enum variants (schemas with enums).
+    OptionsAndEnums,
+}
+
 /// One payload in every representation, all holding the same message.
 pub struct Payload<M, P, L> {
     pub name: &'static str,
+    /// The variants it is timed in.
+    pub variants: Variants,
     /// The protojsonx (prost) value the payload was built as.
     pub msg: M,
     /// Its ProtoJSON with the default options: the input of every decoder.
@@ -116,7 +130,13 @@ where
 {
     /// Builds every representation of `msg`, a `full_name` message; pbjson's
     /// only when `pbjson_reads_it`.
-    pub fn new(name: &'static str, msg: M, full_name: &str, pbjson_reads_it: bool) -> Self {
+    pub fn new(
+        name: &'static str,
+        variants: Variants,
+        msg: M,
+        full_name: &str,
+        pbjson_reads_it: bool,
+    ) -> Self {
         let json = protojsonx_runtime::to_vec(&msg).expect("payload encodes");
         let binary = msg.encode_to_vec();
         let descriptor = pool()
@@ -124,6 +144,7 @@ where
             .expect("message in pool");
         Payload {
             name,
+            variants,
             shuffled: shuffle::shuffle_keys(&json, 0x5eed),
             pbjson: pbjson_reads_it
                 .then(|| serde_json::from_slice(&json).expect("pbjson reads it")),
@@ -140,16 +161,15 @@ where
         self.dynamic.descriptor()
     }
 
-    /// Every case for this payload. `options` adds protojsonx's non-default
-    /// options; `enums` adds the enum variants (only for schemas with enums).
-    pub fn cases(&self, options: bool, enums: bool) -> Vec<Case> {
+    /// Every case for this payload, in its [`Variants`].
+    pub fn cases(&self) -> Vec<Case> {
         let mut cases = self.marshal_cases();
         cases.extend(self.unmarshal_cases(self.json.clone(), "default"));
         cases.extend(self.reuse_cases());
         cases.extend(self.unmarshal_cases(self.shuffled.clone(), "shuffled"));
         cases.extend(self.transcode_cases());
-        if options {
-            cases.extend(self.option_cases(enums));
+        if self.variants != Variants::None {
+            cases.extend(self.option_cases(self.variants == Variants::OptionsAndEnums));
         }
         cases
     }
@@ -520,12 +540,12 @@ impl Payloads {
 
     /// Every case of every payload, in report order.
     pub fn cases(&self) -> Vec<Case> {
-        let mut cases = small_cases(&self.small);
-        cases.extend(medium_cases(&self.medium));
-        cases.extend(large_cases(&self.large));
-        cases.extend(order_cases(&self.order));
-        cases.extend(batch_cases(&self.batch));
-        cases.extend(otlp_cases(&self.otlp));
+        let mut cases = self.small.cases();
+        cases.extend(self.medium.cases());
+        cases.extend(self.large.cases());
+        cases.extend(self.order.cases());
+        cases.extend(self.batch.cases());
+        cases.extend(self.otlp.cases());
         cases.push(compile_tables());
         cases
     }
@@ -545,12 +565,12 @@ impl Payloads {
     pub fn named_cases_of(payload: &str) -> Option<Vec<(String, Case)>> {
         crate::pjx::bench::v1::register_protojsonx_types();
         let cases = match payload {
-            "small" => small_cases(&small()),
-            "medium" => medium_cases(&medium()),
-            "large" => large_cases(&large()),
-            "order" => order_cases(&order()),
-            "order-batch" => batch_cases(&batch()),
-            "otlp" => otlp_cases(&otlp()),
+            "small" => small().cases(),
+            "medium" => medium().cases(),
+            "large" => large().cases(),
+            "order" => order().cases(),
+            "order-batch" => batch().cases(),
+            "otlp" => otlp().cases(),
             "schema" => vec![compile_tables()],
             _ => return None,
         };
@@ -558,46 +578,61 @@ impl Payloads {
     }
 }
 
-// Each payload, and the cases it is timed in (`Payload::cases`' `options`
-// and `enums`): the event.v1 schema has no enums, Small no option variants.
+// Each payload, built (the event.v1 schema has no enums; Small is timed in
+// no option variants).
 fn small() -> SmallPayload {
-    Payload::new("small", payloads::small(), "event.v1.SmallObject", true)
-}
-fn small_cases(p: &SmallPayload) -> Vec<Case> {
-    p.cases(false, false)
+    let msg = payloads::small();
+    Payload::new("small", Variants::None, msg, "event.v1.SmallObject", true)
 }
 fn medium() -> MediumPayload {
-    Payload::new("medium", payloads::medium(), "event.v1.MediumEvent", true)
-}
-fn medium_cases(p: &MediumPayload) -> Vec<Case> {
-    p.cases(true, false)
+    let msg = payloads::medium();
+    Payload::new(
+        "medium",
+        Variants::Options,
+        msg,
+        "event.v1.MediumEvent",
+        true,
+    )
 }
 fn large() -> LargePayload {
-    let full_name = "event.v1.LargeEventPayload";
-    Payload::new("large", payloads::large(), full_name, true)
-}
-fn large_cases(p: &LargePayload) -> Vec<Case> {
-    p.cases(true, false)
+    let msg = payloads::large();
+    Payload::new(
+        "large",
+        Variants::Options,
+        msg,
+        "event.v1.LargeEventPayload",
+        true,
+    )
 }
 fn order() -> OrderPayload {
-    Payload::new("order", payloads::order(7), "bench.v1.Order", false)
-}
-fn order_cases(p: &OrderPayload) -> Vec<Case> {
-    p.cases(true, true)
+    let msg = payloads::order(7);
+    Payload::new(
+        "order",
+        Variants::OptionsAndEnums,
+        msg,
+        "bench.v1.Order",
+        false,
+    )
 }
 fn batch() -> BatchPayload {
-    let full_name = "bench.v1.OrderBatch";
-    Payload::new("order-batch", payloads::order_batch(), full_name, false)
-}
-fn batch_cases(p: &BatchPayload) -> Vec<Case> {
-    p.cases(true, true)
+    let msg = payloads::order_batch();
+    Payload::new(
+        "order-batch",
+        Variants::OptionsAndEnums,
+        msg,
+        "bench.v1.OrderBatch",
+        false,
+    )
 }
 fn otlp() -> OtlpPayload {
-    let full_name = "bench.otlp.v1.ExportTraceServiceRequest";
-    Payload::new("otlp", payloads::otlp(), full_name, true)
-}
-fn otlp_cases(p: &OtlpPayload) -> Vec<Case> {
-    p.cases(true, true)
+    let msg = payloads::otlp();
+    Payload::new(
+        "otlp",
+        Variants::OptionsAndEnums,
+        msg,
+        "bench.otlp.v1.ExportTraceServiceRequest",
+        true,
+    )
 }
 
 impl Default for Payloads {
