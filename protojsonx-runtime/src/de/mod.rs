@@ -38,6 +38,15 @@ pub struct Decoder<'a> {
     /// its keys apart from those of nested objects), and whether its `@type`
     /// key was met. See [`read_any_body`](Self::read_any_body).
     any_body: Option<(u32, bool)>,
+    /// The `@type` member an `Any` object began with, as encoders write it
+    /// (`{"@type":"…"`): its offset and length (0: none), found when the
+    /// `Any` was probed and stepped over by offset in
+    /// [`step_over_type_member`](Self::step_over_type_member), not scanned
+    /// a second time. A fact about the input, whichever object reads it.
+    /// Narrow (six bytes, not sixteen and a tag) to keep the decoder small:
+    /// a member past 4 GiB into the input or longer than 64 KiB is scanned again.
+    leading_type_at: u32,
+    leading_type_len: u16,
 }
 
 impl<'a> Decoder<'a> {
@@ -54,6 +63,8 @@ impl<'a> Decoder<'a> {
             depth_left: opts.max_depth,
             replacing: false,
             any_body: None,
+            leading_type_at: 0,
+            leading_type_len: 0,
         }
     }
 
@@ -329,11 +340,15 @@ impl<'a> Decoder<'a> {
     /// `Ok(true)` if it did, the cursor then past the member.
     pub(crate) fn step_over_type_member(&mut self) -> Result<bool, Error> {
         let depth_left = self.depth_left;
-        let Some((depth, seen)) = &mut self.any_body else {
+        let Some((depth, _)) = self.any_body else {
             return Ok(false);
         };
-        let member = (*depth == depth_left).then(|| self.r.plain_string_member(TYPE_MEMBER));
-        let Some((_, len)) = member.flatten() else {
+        let member = if depth == depth_left {
+            self.type_member_len()
+        } else {
+            None
+        };
+        let (Some(len), Some((_, seen))) = (member, &mut self.any_body) else {
             return Ok(false);
         };
         if std::mem::replace(seen, true) {
@@ -344,6 +359,26 @@ impl<'a> Decoder<'a> {
         }
         self.r.advance(len);
         Ok(true)
+    }
+
+    /// The length of the `@type` member at the cursor, written as encoders
+    /// write it; `None` at any other member. The one the `Any` was probed
+    /// for is known already.
+    fn type_member_len(&self) -> Option<usize> {
+        let len = usize::from(self.leading_type_len);
+        if len != 0 && self.leading_type_at as usize == self.r.offset() {
+            return Some(len);
+        }
+        self.r.plain_string_member(TYPE_MEMBER).map(|(_, len)| len)
+    }
+
+    /// Records the `@type` member, `len` bytes at `at`, that the `Any`
+    /// being read begins with (see `leading_type_at`), if the fields are
+    /// wide enough.
+    pub(crate) fn note_leading_type_member(&mut self, at: usize, len: usize) {
+        if let (Ok(at), Ok(len)) = (u32::try_from(at), u16::try_from(len)) {
+            (self.leading_type_at, self.leading_type_len) = (at, len);
+        }
     }
 
     /// The error of a field met twice in one object. Out of line, message

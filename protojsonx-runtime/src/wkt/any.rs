@@ -176,7 +176,10 @@ pub fn probe<'a>(d: &mut Decoder<'a>) -> Result<(usize, Probe<'a>), Error> {
     }
     let start = d.offset();
     let probe = match leading_type_url(d) {
-        Some(found) => found,
+        Some((found, member_at, member_len)) => {
+            d.note_leading_type_member(member_at, member_len);
+            found
+        }
         None => find_type_url(d)?,
     };
     Ok((start, probe))
@@ -184,18 +187,19 @@ pub fn probe<'a>(d: &mut Decoder<'a>) -> Result<(usize, Probe<'a>), Error> {
 
 /// The `@type` that begins the object at the decoder's position as
 /// encoders write it (`{"@type":"…"`), found without tokenizing; `None`
-/// for any other object, which [`find_type_url`] reads.
-fn leading_type_url<'a>(d: &Decoder<'a>) -> Option<Probe<'a>> {
+/// for any other object, which [`find_type_url`] reads. With it, the
+/// member's offset and length.
+fn leading_type_url<'a>(d: &Decoder<'a>) -> Option<(Probe<'a>, usize, usize)> {
     // (The general path reports an object past the depth budget.)
     if d.depth_left() == 0 {
         return None;
     }
     let mut r = d.lookahead();
     r.advance(1);
-    let (type_url, _) = r.plain_string_member(TYPE_MEMBER)?;
+    let (type_url, len) = r.plain_string_member(TYPE_MEMBER)?;
     let offset = r.offset() + TYPE_MEMBER.len();
     let type_url = Cow::Borrowed(type_url);
-    Some(Probe::Found { type_url, offset })
+    Some((Probe::Found { type_url, offset }, r.offset(), len))
 }
 
 /// What looking ahead through an `Any` object found.
