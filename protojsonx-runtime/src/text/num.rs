@@ -480,10 +480,7 @@ fn digit_run(b: &[u8], i: &mut usize, digits: &mut u64) {
             return;
         }
         // The n digits into the top bytes, zeros (leading digits) below.
-        let v = x << (64 - 8 * n as u32);
-        let v = (v.wrapping_mul(10) + (v >> 8)) & 0x00ff_00ff_00ff_00ff;
-        let v = (v.wrapping_mul(100) + (v >> 16)) & 0x0000_ffff_0000_ffff;
-        let v = (v.wrapping_mul(10_000) + (v >> 32)) & 0xffff_ffff;
+        let v = eight_digits_value(x << (64 - 8 * n as u32));
         *digits = digits.wrapping_mul(POW10_U64[n]).wrapping_add(v);
         *i += n;
         if n < 8 {
@@ -494,6 +491,17 @@ fn digit_run(b: &[u8], i: &mut usize, digits: &mut u64) {
         *digits = digits.wrapping_mul(10).wrapping_add(u64::from(d - b'0'));
         *i += 1;
     }
+}
+
+/// The value of the eight decimal digits whose values (0..=9) are the
+/// bytes of `x`, the most significant in the lowest byte (as the text is
+/// loaded little-endian): pairs, then fours, then all eight combined in
+/// parallel lanes, three multiplications in all.
+#[inline(always)]
+fn eight_digits_value(x: u64) -> u64 {
+    let x = (x.wrapping_mul(10) + (x >> 8)) & 0x00ff_00ff_00ff_00ff;
+    let x = (x.wrapping_mul(100) + (x >> 16)) & 0x0000_ffff_0000_ffff;
+    (x.wrapping_mul(10_000) + (x >> 32)) & 0xffff_ffff
 }
 
 /// Powers of ten up to eight digits' worth.
@@ -509,12 +517,27 @@ const POW10_U64: [u64; 9] = [
     100_000_000,
 ];
 
-/// The value of twenty decimal digits, if it fits in a `u64`.
+/// The value of twenty decimal digits, if it fits in a `u64`: text no
+/// greater than `u64::MAX`'s, read in three independent parts (four
+/// digits, then two runs of eight in SWAR lanes) rather than by a chain of
+/// nineteen dependent multiplications, which took about 75 cycles: random
+/// 64-bit values (hashes, `fixed64` IDs) have twenty digits nearly half
+/// the time.
 #[cold]
 fn twenty_digits(digits: &[u8]) -> Option<u64> {
-    let (head, last) = digits.split_at(19);
-    let head = head.iter().fold(0u64, |v, &d| v * 10 + u64::from(d - b'0'));
-    head.checked_mul(10)?.checked_add(u64::from(last[0] - b'0'))
+    let digits: &[u8; 20] = digits.try_into().ok()?;
+    if digits > b"18446744073709551615" {
+        return None;
+    }
+    let eight = |at: usize| {
+        let word = u64::from_le_bytes(digits[at..at + 8].try_into().expect("8 bytes"));
+        eight_digits_value(word - u64::from_le_bytes([b'0'; 8]))
+    };
+    let head = digits[..4]
+        .iter()
+        .fold(0, |v, &d| v * 10 + u64::from(d - b'0'));
+    // No overflow: each partial sum is at most the value, at most u64::MAX.
+    Some(head * 10_u64.pow(16) + eight(4) * 100_000_000 + eight(12))
 }
 
 /// Powers of ten exact in an `f64`.
@@ -1105,6 +1128,39 @@ mod tests {
         assert_eq!(NotAnInteger.to_string(), "number has a fractional part");
         assert_eq!(OutOfRange.to_string(), "number out of range");
         assert_eq!(Invalid.to_string(), "invalid number");
+    }
+
+    /// Twenty digits near `u64::MAX` (both sides, every carry of its last
+    /// five digits) and at random in every leading digit's range, against
+    /// the standard library's reading.
+    #[test]
+    fn twenty_digits_agree_with_std() {
+        let check = |text: &str| {
+            assert_eq!(
+                twenty_digits(text.as_bytes()),
+                text.parse::<u64>().ok(),
+                "{text}"
+            );
+        };
+        let max = u128::from(u64::MAX);
+        for v in max - 200_000..=max + 200_000 {
+            check(&v.to_string());
+        }
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        for _ in 0..200_000 {
+            let lead = rng.next() % 10;
+            let rest: String = (0..19)
+                .map(|_| char::from(b'0' + (rng.next() % 10) as u8))
+                .collect();
+            check(&format!("{lead}{rest}"));
+        }
+        for text in [
+            "00000000000000000000",
+            "09999999999999999999",
+            "99999999999999999999",
+        ] {
+            check(text);
+        }
     }
 
     /// The eight-byte digit scan against the byte loop: runs of 0 to 24
