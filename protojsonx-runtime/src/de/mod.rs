@@ -339,19 +339,17 @@ impl<'a> Decoder<'a> {
     /// fields' loops ask this of a key no field matched, before reading it.
     /// `Ok(true)` if it did, the cursor then past the member.
     pub(crate) fn step_over_type_member(&mut self) -> Result<bool, Error> {
-        let depth_left = self.depth_left;
-        let Some((depth, _)) = self.any_body else {
+        let Some((depth, seen)) = self.any_body else {
             return Ok(false);
         };
-        let member = if depth == depth_left {
-            self.type_member_len()
-        } else {
-            None
-        };
-        let (Some(len), Some((_, seen))) = (member, &mut self.any_body) else {
+        if depth != self.depth_left {
+            return Ok(false);
+        }
+        let Some(len) = self.type_member_len() else {
             return Ok(false);
         };
-        if std::mem::replace(seen, true) {
+        self.any_body = Some((depth, true));
+        if seen {
             // As `unknown_field` reports it, whose callers add the key to
             // the path: at the value, under `@type`.
             self.r.advance(TYPE_MEMBER.len());
