@@ -492,6 +492,46 @@ impl<'a> Reader<'a> {
         Ok(true)
     }
 
+    /// [`next_member`](Self::next_member), then [`head`](Self::head) of the
+    /// key it moved to: `None` past the closing `}`. `FIRST` is whether no
+    /// member was read yet, a constant where generated code inlines this.
+    /// The loop of every generated `read_json` runs it once per key. The
+    /// compact forms are tested in line: `,"` after a value (or `"` first)
+    /// with the eight bytes of the head in the input, whose test of length
+    /// covers the quote's, and the `}` that ends the object; the rest
+    /// (whitespace, the input's last bytes, errors) goes straight to
+    /// [`next_member_slow`](Self::next_member_slow). About 1% fewer
+    /// instructions for a fresh decode than `next_member` then `head`
+    /// (`order` 29,693 -> 29,367), 1-4% for `decode_into`.
+    #[inline(always)]
+    pub(crate) fn member_head<const FIRST: bool>(&mut self) -> Result<Option<u64>, Error> {
+        let pos = self.pos;
+        let rest = || self.input.get(pos..);
+        match self.input.get(pos) {
+            Some(b',') if !FIRST => {
+                if let Some([_, head @ ..]) = rest().and_then(<[u8]>::first_chunk::<9>)
+                    && head[0] == b'"'
+                {
+                    self.pos = pos + 1;
+                    return Ok(Some(u64::from_le_bytes(*head)));
+                }
+            }
+            Some(b'"') if FIRST => {
+                if let Some(head) = rest().and_then(<[u8]>::first_chunk::<8>) {
+                    return Ok(Some(u64::from_le_bytes(*head)));
+                }
+            }
+            Some(b'}') => {
+                self.pos = pos + 1;
+                return Ok(None);
+            }
+            _ => {}
+        }
+        let (more, pos) = self.next_member_slow(&mut { FIRST })?;
+        self.pos = pos;
+        Ok(more.then(|| self.head()))
+    }
+
     /// The eight bytes at the cursor as a little-endian word, zeros for
     /// those past the end of the input: a key's first bytes, compared with
     /// each field's in turn (see [`scan::key_head`]).
@@ -1335,6 +1375,52 @@ mod tests {
             step: usize::MAX,
         });
         indents
+    }
+
+    /// `member_head` moves where `next_member` does and returns the head
+    /// that `head` reads there, or the same error, for every member form
+    /// cut at every length (the input's last bytes take the slow path).
+    #[test]
+    fn member_head_is_next_member_then_head() {
+        let forms = [
+            ",\"key\":1}",
+            ",\"a\":1}",
+            ",\"longer_key\":true}",
+            "\"k\":2}",
+            "}",
+            ",}",
+            ", \"k\":1}",
+            ",\n  \"k\": 1\n}",
+            " }",
+            "\n}",
+            ",,",
+            ",x",
+            "x",
+            "\"\"",
+            ",\"",
+        ];
+        for form in forms {
+            for len in 0..=form.len() {
+                let json = &form.as_bytes()[..len];
+                let expected = |first: bool| {
+                    let mut r = Reader::new(json);
+                    let result = r
+                        .next_member(&mut { first })
+                        .map(|more| more.then(|| r.head()));
+                    (result.map_err(|e| e.to_string()), r.offset())
+                };
+                let mut r = Reader::new(json);
+                let first = r.member_head::<true>().map_err(|e| e.to_string());
+                assert_eq!((first, r.offset()), expected(true), "first {json:?}");
+                let mut r = Reader::new(json);
+                let after = r.member_head::<false>().map_err(|e| e.to_string());
+                assert_eq!(
+                    (after, r.offset()),
+                    expected(false),
+                    "after a value {json:?}"
+                );
+            }
+        }
     }
 
     #[test]

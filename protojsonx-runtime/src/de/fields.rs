@@ -31,13 +31,12 @@ impl<'a> Decoder<'a> {
         lookup: fn(&[u8]) -> Option<usize>,
     ) -> Result<Fields<'a>, Error> {
         self.open_object()?;
-        let at = if self.r.next_member(&mut true)? {
-            AT_KEY
-        } else {
-            AT_END
+        let (at, head) = match self.r.member_head::<true>()? {
+            Some(head) => (AT_KEY, head),
+            None => (AT_END, 0),
         };
         Ok(Fields {
-            head: self.r.head(),
+            head,
             keys,
             lookup,
             seen: Seen::new(keys.len()),
@@ -364,10 +363,9 @@ impl<'a> Fields<'a> {
         if self.at == IN_VALUE {
             // Errors of the object's syntax have no field in their path.
             self.at = AT_KEY;
-            if d.r.next_member(&mut false)? {
-                self.head = d.r.head();
-            } else {
-                self.at = AT_END;
+            match d.r.member_head::<false>()? {
+                Some(head) => self.head = head,
+                None => self.at = AT_END,
             }
         }
         Ok(())
