@@ -11,10 +11,8 @@
 //! skipping the general shortest-digits search (`zmij`), whose output it
 //! matches exactly (see its proof and the tests).
 
+use crate::text::ZEROS;
 use crate::text::short::{self, ShortText, Sink};
-
-/// `'0'` in every byte: added to a word of digit values, gives their text.
-const ZEROS: u64 = u64::from_le_bytes([b'0'; 8]);
 
 /// The eight decimal digits of `v` (below 10^8, leading zeros included) as
 /// byte values 0..=9, the most significant in the lowest byte, so that the

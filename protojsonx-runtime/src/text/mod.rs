@@ -16,3 +16,7 @@ pub(crate) mod escape;
 pub(crate) mod num;
 pub(crate) mod scan;
 pub(crate) mod short;
+
+/// `'0'` in every byte of a word: the text of eight digits is their values
+/// plus this, their values the text minus it (`digits`, `num`).
+const ZEROS: u64 = u64::from_le_bytes([b'0'; 8]);

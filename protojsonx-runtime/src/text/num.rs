@@ -11,8 +11,8 @@
 
 use core::fmt;
 
-use crate::text::digits;
 use crate::text::short::Sink;
+use crate::text::{ZEROS, digits};
 
 /// Returns the index of the first byte at or after `i` in `b` that is not an
 /// ASCII digit (or `b.len()`).
@@ -455,7 +455,7 @@ fn digit_run(b: &[u8], i: &mut usize, digits: &mut u64) {
     const ONES: u64 = 0x0101_0101_0101_0101;
     while let Some(chunk) = b.get(*i..*i + 8) {
         let word = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
-        let x = word.wrapping_sub(ONES * u64::from(b'0'));
+        let x = word.wrapping_sub(ZEROS);
         // The high bit of each byte that is not a digit (below '0' wraps).
         let not_digit = (x.wrapping_add(ONES * 0x76) | x) & (ONES * 0x80);
         let n = (not_digit.trailing_zeros() / 8) as usize;
@@ -531,7 +531,7 @@ fn twenty_digits(digits: &[u8]) -> Option<u64> {
     }
     let eight = |at: usize| {
         let word = u64::from_le_bytes(digits[at..at + 8].try_into().expect("8 bytes"));
-        eight_digits_value(word - u64::from_le_bytes([b'0'; 8]))
+        eight_digits_value(word - ZEROS)
     };
     let head = digits[..4]
         .iter()
