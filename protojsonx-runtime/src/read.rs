@@ -508,14 +508,13 @@ impl<'a> Reader<'a> {
         let pos = self.pos;
         let rest = || self.input.get(pos..);
         match self.input.get(pos) {
-            Some(b',') if !FIRST => {
-                if let Some([_, head @ ..]) = rest().and_then(<[u8]>::first_chunk::<9>)
-                    && head[0] == b'"'
-                {
+            Some(b',') if !FIRST => match rest().and_then(<[u8]>::first_chunk::<9>) {
+                Some([_, head @ ..]) if head[0] == b'"' => {
                     self.pos = pos + 1;
                     return Ok(Some(u64::from_le_bytes(*head)));
                 }
-            }
+                _ => {}
+            },
             Some(b'"') if FIRST => {
                 if let Some(head) = rest().and_then(<[u8]>::first_chunk::<8>) {
                     return Ok(Some(u64::from_le_bytes(*head)));
