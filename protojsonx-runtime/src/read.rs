@@ -502,7 +502,7 @@ impl<'a> Reader<'a> {
     /// (whitespace, the input's last bytes, errors) goes straight to
     /// [`next_member_slow`](Self::next_member_slow). About 1% fewer
     /// instructions for a fresh decode than `next_member` then `head`
-    /// (`order` 29,693 -> 29,367), 1-4% for `decode_into`.
+    /// (`order` 29,693 -> 29,371), 1-4% for `decode_into`.
     #[inline(always)]
     pub(crate) fn member_head<const FIRST: bool>(&mut self) -> Result<Option<u64>, Error> {
         let pos = self.pos;
