@@ -63,11 +63,13 @@ fn main() {
             times.push(start.elapsed().as_nanos() as f64 / RUNS as f64);
         }
     }
-    let mut base = 0.0;
-    for ((name, _), times) in inputs.iter().zip(&mut times) {
+    for times in &mut times {
         times.sort_by(f64::total_cmp);
-        let at = |q: usize| times[(times.len() - 1) * q / 100];
-        base = if base == 0.0 { at(25) } else { base };
+    }
+    let at = |times: &[f64], q: usize| times[(times.len() - 1) * q / 100];
+    let base = at(&times[0], 25);
+    for ((name, _), times) in inputs.iter().zip(&times) {
+        let at = |q: usize| at(times, q);
         println!(
             "{name:15} min {:10.0}  p25 {:10.0}  median {:10.0}  p25 ratio {:.3}",
             at(0),

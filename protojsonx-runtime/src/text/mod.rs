@@ -17,6 +17,11 @@ pub(crate) mod num;
 pub(crate) mod scan;
 pub(crate) mod short;
 
+/// `0x01` in every byte of a word: times a byte, that byte in every lane
+/// (`scan`, `num`).
+const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+/// `0x80` in every byte of a word: each lane's high bit (`scan`, `num`).
+const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
 /// `'0'` in every byte of a word: the text of eight digits is their values
 /// plus this, their values the text minus it (`digits`, `num`).
 const ZEROS: u64 = u64::from_le_bytes([b'0'; 8]);

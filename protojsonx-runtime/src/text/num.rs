@@ -12,7 +12,7 @@
 use core::fmt;
 
 use crate::text::short::Sink;
-use crate::text::{ZEROS, digits};
+use crate::text::{HIGHS, ONES, ZEROS, digits};
 
 /// Returns the index of the first byte at or after `i` in `b` that is not an
 /// ASCII digit (or `b.len()`).
@@ -452,12 +452,11 @@ pub(crate) fn plain_number(b: &[u8], start: usize) -> Option<Plain> {
 /// Runs of one or two digits skip the multiply chain.
 #[inline(always)]
 fn digit_run(b: &[u8], i: &mut usize, digits: &mut u64) {
-    const ONES: u64 = 0x0101_0101_0101_0101;
     while let Some(chunk) = b.get(*i..*i + 8) {
         let word = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
         let x = word.wrapping_sub(ZEROS);
         // The high bit of each byte that is not a digit (below '0' wraps).
-        let not_digit = (x.wrapping_add(ONES * 0x76) | x) & (ONES * 0x80);
+        let not_digit = (x.wrapping_add(ONES * 0x76) | x) & HIGHS;
         let n = (not_digit.trailing_zeros() / 8) as usize;
         if n <= 2 {
             // No digit, or one or two (most numbers' last run: "30", the

@@ -9,10 +9,7 @@
 //! are read with `from_le_bytes`. `unsafe` is used for the SSE2 intrinsics,
 //! and to turn a prefix proven ASCII into `&str` without a second pass.
 
-/// `0x01` in every byte.
-const ONES: u64 = u64::from_le_bytes([0x01; 8]);
-/// `0x80` in every byte.
-const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
+use crate::text::{HIGHS, ONES};
 
 /// Non-zero iff some byte of `w` is below `n` (`n` at most 0x80), counting
 /// only bytes below 0x80 (bytes with the high bit set never count).
