@@ -586,6 +586,17 @@ pub(crate) trait PlainNumber: Sized {
     /// is one and fits, and the length of its text; what follows is the
     /// caller's to check.
     fn plain_at(b: &[u8], start: usize) -> Option<(Self, usize)>;
+
+    /// The value of a short number at the start of `window` (the next
+    /// 32 bytes of the input, or 16 near its end) and the length of its text, delimiter
+    /// checked, if it has the shortest everyday form: see
+    /// [`short_integer`]. `None` (the default, and for floats) leaves the
+    /// number to [`plain_at`](Self::plain_at).
+    #[inline(always)]
+    fn short_at<const N: usize>(window: &[u8; N]) -> Option<(Self, usize)> {
+        let _ = window;
+        None
+    }
 }
 
 /// Implements [`PlainNumber`] for the integer types.
@@ -597,6 +608,11 @@ macro_rules! plain_integers {
             #[inline(always)]
             fn plain_at(b: &[u8], start: usize) -> Option<(Self, usize)> {
                 plain_integer(b, start)
+            }
+
+            #[inline(always)]
+            fn short_at<const N: usize>(window: &[u8; N]) -> Option<(Self, usize)> {
+                short_integer::<Self, $quoted, N>(window)
             }
         }
     )*};
@@ -657,6 +673,72 @@ pub(crate) fn plain_integer<T: Int>(b: &[u8], start: usize) -> Option<(T, usize)
             .flatten()?;
     }
     Some((T::from_sign_magnitude(negative, digits)?, end - start))
+}
+
+/// The integer at the start of `window` if it is written the way encoders
+/// write most integers: after one space or none (pretty output's `": "`),
+/// in quotes exactly when `QUOTED` (64-bit types), `-?(0|[1-9][0-9]{0,18})`,
+/// then the closing quote or (unquoted) a delimiter; with the length of its
+/// text up to the delimiter. Anything else (other whitespace, the other
+/// form, twenty digits, a fraction or exponent, a value out of range) is
+/// `None`, for [`plain_integer`] and the general path. One bounds check for
+/// the whole number, a word load for each eight digits and no loop:
+/// [`plain_integer`] checks each byte it reads on its own.
+#[inline(always)]
+pub(crate) fn short_integer<T: Int, const QUOTED: bool, const N: usize>(
+    window: &[u8; N],
+) -> Option<(T, usize)> {
+    // Every offset read below is in the window (the widest: 3 bytes of
+    // space, quote and sign, then 16 digits and a word of 8).
+    const { assert!(N == 16 || N >= 32) };
+    let word = |at: usize| u64::from_le_bytes(window[at..at + 8].try_into().expect("8 bytes"));
+    let space = usize::from(window[0] == b' ');
+    let opening = word(space);
+    if (opening as u8 == b'"') != QUOTED {
+        return None;
+    }
+    let quote = space + usize::from(QUOTED);
+    let negative = window[quote] == b'-';
+    let first = past_optional(quote, negative, false);
+    let head = word(first);
+    let (mut digits, mut count) = digit_word(head)?;
+    if count > 1 && head as u8 == b'0' {
+        // A leading zero: only "0" itself is plain.
+        return None;
+    }
+    // Up to nineteen digits, eight at a time: no `u64` overflows. In a
+    // window of 16 bytes, up to eight (its last word may begin past a
+    // space, quote and sign).
+    for limit in [8, 3] {
+        if N < 32 || count % 8 != 0 {
+            break;
+        }
+        let (more, n) = digit_word(word(first + count)).unwrap_or((0, 0));
+        if n > limit {
+            return None;
+        }
+        digits = digits * POW10_U64[n] + more;
+        count += n;
+    }
+    let end = first + count;
+    let after = window[end];
+    let len = if QUOTED {
+        (after == b'"').then_some(end + 1)?
+    } else {
+        matches!(after, b',' | b'}' | b']' | b' ' | b'\n' | b'\r' | b'\t').then_some(end)?
+    };
+    Some((T::from_sign_magnitude(negative, digits)?, len))
+}
+
+/// The value of the digits `word` (eight bytes of text) begins with, and
+/// how many there are; `None` if it begins with none.
+#[inline(always)]
+fn digit_word(word: u64) -> Option<(u64, usize)> {
+    let x = word.wrapping_sub(ZEROS);
+    // The high bit of each byte that is not a digit, as in `digit_run`.
+    let not_digit = (x.wrapping_add(ONES * 0x76) | x) & HIGHS;
+    let count = (not_digit.trailing_zeros() / 8) as usize;
+    (count > 0).then(|| (eight_digits_value(x << (64 - 8 * count as u32)), count))
 }
 
 /// Appends zmij's shortest round-trip text for `v` minus a trailing `".0"`,
@@ -1195,6 +1277,97 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// [`Reader::plain_number`](crate::read::Reader::plain_number) without
+    /// [`short_integer`]: the value and the length of its text.
+    fn without_short<T: PlainNumber>(b: &[u8]) -> Option<(T, usize)> {
+        let pos = b.iter().take_while(|b| b" \n\r\t".contains(b)).count();
+        let quoted = b.get(pos) == Some(&b'"');
+        let start = past_optional(pos, quoted, T::QUOTED);
+        let (value, len) = T::plain_at(b, start)?;
+        let (end, next) = (start + len, b.get(start + len));
+        let delimiter = |b: &u8| b",}] \n\r\t".contains(b);
+        match quoted {
+            true => (next == Some(&b'"')).then_some((value, end + 1)),
+            false => next.is_none_or(delimiter).then_some((value, end)),
+        }
+    }
+
+    /// `short_integer` reads what the path without it reads, in windows of
+    /// 16 and 32 bytes, or nothing: every integer type, quoted or not,
+    /// signed, with leading zeros, runs of 0 to 22 digits and limits of
+    /// every type, each followed by every kind of byte. It must also read
+    /// the everyday forms that fit in its window, or it would be dead code.
+    fn short_agrees<T: PlainNumber + PartialEq + fmt::Debug>() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let mut runs: Vec<String> = ["0", "00", "01", "007", "2147483647", "2147483648"]
+            .into_iter()
+            .chain(["4294967295", "4294967296", "9223372036854775807"])
+            .chain(["9223372036854775808", "18446744073709551615"])
+            .map(String::from)
+            .collect();
+        for len in 1..=22 {
+            for _ in 0..6 {
+                let first = char::from(b'1' + (rng.next() % 9) as u8);
+                let rest = (1..len).map(|_| char::from(b'0' + (rng.next() % 10) as u8));
+                runs.push(std::iter::once(first).chain(rest).collect());
+            }
+        }
+        let (mut read, mut everyday) = (0, 0);
+        let spellings = spellings();
+        for run in &runs {
+            for &(space, sign, quote, after) in &spellings {
+                let text = format!("{space}{quote}{sign}{run}{quote}{after}");
+                let mut bytes = text.clone().into_bytes();
+                bytes.resize(bytes.len().max(32), b'x');
+                let want = without_short::<T>(&bytes);
+                for short in [
+                    T::short_at::<16>(bytes.first_chunk().expect("16 bytes")),
+                    T::short_at::<32>(bytes.first_chunk().expect("32 bytes")),
+                ] {
+                    if short.is_some() {
+                        assert_eq!(short, want, "{text:?}");
+                        read += 1;
+                    }
+                }
+                let usual = quote.is_empty() != T::QUOTED && matches!(space, "" | " ");
+                if want.is_some() && usual && !run.starts_with('0') && run.len() <= 8 {
+                    everyday += 1;
+                    assert!(
+                        T::short_at::<16>(bytes.first_chunk().expect("16")).is_some(),
+                        "{text:?}"
+                    );
+                }
+            }
+        }
+        assert!(read > 0 && everyday > 0, "{read} {everyday}");
+    }
+
+    /// The spellings `short_agrees` puts around a run of digits: space
+    /// before, sign, quotes, and the byte after.
+    fn spellings() -> Vec<(&'static str, &'static str, &'static str, &'static str)> {
+        let mut all = Vec::new();
+        for space in ["", " ", "  ", "\n"] {
+            for sign in ["", "-", "+"] {
+                for quote in ["", "\""] {
+                    for after in [
+                        ",", "}", "]", " ", "\n", "\t", "x", ".5", "e1", "5", "\"", "",
+                    ] {
+                        all.push((space, sign, quote, after));
+                    }
+                }
+            }
+        }
+        all
+    }
+
+    #[test]
+    fn short_integers_read_as_without_them() {
+        short_agrees::<i32>();
+        short_agrees::<u32>();
+        short_agrees::<i64>();
+        short_agrees::<u64>();
     }
 
     #[test]
