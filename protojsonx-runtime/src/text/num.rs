@@ -677,10 +677,10 @@ pub(crate) fn plain_integer<T: Int>(b: &[u8], start: usize) -> Option<(T, usize)
 
 /// The integer at the start of `window` if it is written the way encoders
 /// write most integers: after one space or none (pretty output's `": "`),
-/// in quotes exactly when `QUOTED` (64-bit types), `-?(0|[1-9][0-9]{0,18})`,
+/// in quotes exactly when `QUOTED` (64-bit types), `-?(0|[1-9][0-9]{0,19})`,
 /// then the closing quote or (unquoted) a delimiter; with the length of its
 /// text up to the delimiter. Anything else (other whitespace, the other
-/// form, twenty digits, a fraction or exponent, a value out of range) is
+/// form, more digits, a fraction or exponent, a value out of range) is
 /// `None`, for [`plain_integer`] and the general path. One bounds check for
 /// the whole number, a word load for each eight digits and no loop:
 /// [`plain_integer`] checks each byte it reads on its own.
@@ -706,10 +706,10 @@ pub(crate) fn short_integer<T: Int, const QUOTED: bool, const N: usize>(
         // A leading zero: only "0" itself is plain.
         return None;
     }
-    // Up to nineteen digits, eight at a time: no `u64` overflows. In a
-    // window of 16 bytes, up to eight (its last word may begin past a
-    // space, quote and sign).
-    for limit in [8, 3] {
+    // Up to twenty digits (`u64::MAX` has twenty), eight at a time, the
+    // value checked for overflow. In a window of 16 bytes, up to eight
+    // (its last word may begin past a space, quote and sign).
+    for limit in [8, 4] {
         if N < 32 || count % 8 != 0 {
             break;
         }
@@ -717,7 +717,7 @@ pub(crate) fn short_integer<T: Int, const QUOTED: bool, const N: usize>(
         if n > limit {
             return None;
         }
-        digits = digits * POW10_U64[n] + more;
+        digits = digits.checked_mul(POW10_U64[n])?.checked_add(more)?;
         count += n;
     }
     let end = first + count;
