@@ -944,8 +944,7 @@ impl<'a> Reader<'a> {
             (next == Some(&b'"')).then_some(end + 1)?
         } else {
             // A number ends at a delimiter; anything else is for the general path.
-            next.is_none_or(|b| matches!(b, b',' | b'}' | b']' | b' ' | b'\n' | b'\r' | b'\t'))
-                .then_some(end)?
+            next.is_none_or(|&b| num::ends_number(b)).then_some(end)?
         };
         self.pos = end;
         Some(value)

@@ -453,11 +453,7 @@ pub(crate) fn plain_number(b: &[u8], start: usize) -> Option<Plain> {
 #[inline(always)]
 fn digit_run(b: &[u8], i: &mut usize, digits: &mut u64) {
     while let Some(chunk) = b.get(*i..*i + 8) {
-        let word = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
-        let x = word.wrapping_sub(ZEROS);
-        // The high bit of each byte that is not a digit (below '0' wraps).
-        let not_digit = (x.wrapping_add(ONES * 0x76) | x) & HIGHS;
-        let n = (not_digit.trailing_zeros() / 8) as usize;
+        let (x, n) = digit_lanes(u64::from_le_bytes(chunk.try_into().expect("8 bytes")));
         if n <= 2 {
             // No digit, or one or two (most numbers' last run: "30", the
             // "5" of "95.5"): their values straight from the low bytes,
@@ -725,7 +721,7 @@ pub(crate) fn short_integer<T: Int, const QUOTED: bool, const N: usize>(
     let len = if QUOTED {
         (after == b'"').then_some(end + 1)?
     } else {
-        matches!(after, b',' | b'}' | b']' | b' ' | b'\n' | b'\r' | b'\t').then_some(end)?
+        ends_number(after).then_some(end)?
     };
     Some((T::from_sign_magnitude(negative, digits)?, len))
 }
@@ -734,11 +730,27 @@ pub(crate) fn short_integer<T: Int, const QUOTED: bool, const N: usize>(
 /// how many there are; `None` if it begins with none.
 #[inline(always)]
 fn digit_word(word: u64) -> Option<(u64, usize)> {
-    let x = word.wrapping_sub(ZEROS);
-    // The high bit of each byte that is not a digit, as in `digit_run`.
-    let not_digit = (x.wrapping_add(ONES * 0x76) | x) & HIGHS;
-    let count = (not_digit.trailing_zeros() / 8) as usize;
+    let (x, count) = digit_lanes(word);
     (count > 0).then(|| (eight_digits_value(x << (64 - 8 * count as u32)), count))
+}
+
+/// The bytes of `word` (eight bytes of text) minus `'0'`, each digit's
+/// value in its lane, and how many digits the word begins with (0 to 8):
+/// every byte classified at once, no branch per digit.
+#[inline(always)]
+fn digit_lanes(word: u64) -> (u64, usize) {
+    let x = word.wrapping_sub(ZEROS);
+    // The high bit of each byte that is not a digit (below '0' wraps).
+    let not_digit = (x.wrapping_add(ONES * 0x76) | x) & HIGHS;
+    (x, (not_digit.trailing_zeros() / 8) as usize)
+}
+
+/// Whether `b` may follow an unquoted number: what ends a JSON value in an
+/// object or array, or whitespace. Anything else after the digits (a point,
+/// an exponent, a letter) is for the general path.
+#[inline(always)]
+pub(crate) fn ends_number(b: u8) -> bool {
+    matches!(b, b',' | b'}' | b']' | b' ' | b'\n' | b'\r' | b'\t')
 }
 
 /// Appends zmij's shortest round-trip text for `v` minus a trailing `".0"`,
