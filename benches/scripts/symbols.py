@@ -161,9 +161,11 @@ def short(frame):
 
 
 def by_inlined_frame(costs, binary, table, name, depth):
-    """The instructions of the first symbol containing `name`, by the
-    outermost `depth` frames they were inlined from."""
-    symbol = next(((s, n, full) for s, n, full in table if name in full), None)
+    """The instructions of the symbol named `name` (else the first whose
+    name contains it), by the outermost `depth` frames they were inlined
+    from."""
+    exact = (entry for entry in table if entry[2] == name)
+    symbol = next(exact, None) or next((entry for entry in table if name in entry[2]), None)
     if symbol is None:
         raise SystemExit(f"no symbol contains {name!r}")
     start, size, full = symbol

@@ -566,6 +566,30 @@ impl<'a> Reader<'a> {
         (input.get(end) == Some(&b'"')).then_some((text, end + 1 - self.pos))
     }
 
+    /// Reads a value of a fixed shape (a timestamp, a duration) in one step:
+    /// `read` gets the next `N` bytes of input at the cursor (zeros past the
+    /// input's end) and returns the value and the length of its text, or
+    /// `None`, and then nothing is consumed: the general path takes the
+    /// value over (and reports any error). Whitespace is not skipped.
+    #[inline(always)]
+    pub(crate) fn short_value<const N: usize, T>(
+        &mut self,
+        read: impl FnOnce(&[u8; N]) -> Option<(T, usize)>,
+    ) -> Option<T> {
+        let rest = self.input.get(self.pos..).unwrap_or_default();
+        let mut padded = [0; N];
+        let window = match rest.first_chunk::<N>() {
+            Some(window) => window,
+            None => {
+                padded[..rest.len()].copy_from_slice(rest);
+                &padded
+            }
+        };
+        let (value, len) = read(window)?;
+        self.pos += len;
+        Some(value)
+    }
+
     /// Moves past `n` bytes the caller has matched.
     #[inline(always)]
     pub(crate) fn advance(&mut self, n: usize) {

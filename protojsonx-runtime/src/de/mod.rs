@@ -684,6 +684,17 @@ impl<'a> Decoder<'a> {
         }
     }
 
+    /// Reads a value of a fixed shape in one step from the next `N` bytes of
+    /// input, or nothing: see [`Reader::short_value`](crate::read::Reader::short_value). For the well-known
+    /// types' strings in the form encoders write.
+    #[inline(always)]
+    pub(crate) fn read_short<const N: usize, T>(
+        &mut self,
+        read: impl FnOnce(&[u8; N]) -> Option<(T, usize)>,
+    ) -> Option<T> {
+        self.r.short_value(read)
+    }
+
     /// Reads bytes from base64, standard or URL-safe, padded or not.
     #[inline]
     pub fn read_bytes<B: Bytes>(&mut self) -> Result<B, Error> {

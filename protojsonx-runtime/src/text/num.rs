@@ -12,7 +12,7 @@
 use core::fmt;
 
 use crate::text::short::Sink;
-use crate::text::{HIGHS, ONES, ZEROS, digits};
+use crate::text::{HIGHS, ONES, ZEROS, digits, scan};
 
 /// Returns the index of the first byte at or after `i` in `b` that is not an
 /// ASCII digit (or `b.len()`).
@@ -500,7 +500,7 @@ fn eight_digits_value(x: u64) -> u64 {
 }
 
 /// Powers of ten up to eight digits' worth.
-const POW10_U64: [u64; 9] = [
+pub(crate) const POW10_U64: [u64; 9] = [
     1,
     10,
     100,
@@ -684,19 +684,38 @@ pub(crate) fn plain_integer<T: Int>(b: &[u8], start: usize) -> Option<(T, usize)
 pub(crate) fn short_integer<T: Int, const QUOTED: bool, const N: usize>(
     window: &[u8; N],
 ) -> Option<(T, usize)> {
-    // Every offset read below is in the window (the widest: 3 bytes of
-    // space, quote and sign, then 16 digits and a word of 8).
-    const { assert!(N == 16 || N >= 32) };
-    let word = |at: usize| u64::from_le_bytes(window[at..at + 8].try_into().expect("8 bytes"));
     let space = usize::from(window[0] == b' ');
-    let opening = word(space);
+    let opening = scan::word(window, space);
     if (opening as u8 == b'"') != QUOTED {
         return None;
     }
     let quote = space + usize::from(QUOTED);
     let negative = window[quote] == b'-';
     let first = past_optional(quote, negative, false);
-    let head = word(first);
+    let (digits, count) = short_digits(window, first)?;
+    let end = first + count;
+    let after = window[end];
+    let len = if QUOTED {
+        (after == b'"').then_some(end + 1)?
+    } else {
+        ends_number(after).then_some(end)?
+    };
+    Some((T::from_sign_magnitude(negative, digits)?, len))
+}
+
+/// The value of the digits at `first` in `window` (a space, a quote and a
+/// sign may come before them: `first` is at most 3), `0|[1-9][0-9]{0,19}`,
+/// and how many there are; `None` for no digit, a leading zero, more than
+/// twenty digits or a value past `u64::MAX`. In a window of 16 bytes, up to
+/// eight: whether a digit follows them is the caller's to check, with the
+/// byte that must end the number. A word load for each eight digits and no
+/// loop.
+#[inline(always)]
+pub(crate) fn short_digits<const N: usize>(window: &[u8; N], first: usize) -> Option<(u64, usize)> {
+    // Every offset read below is in the window (the widest: 3 bytes of
+    // space, quote and sign, then 16 digits and a word of 8).
+    const { assert!(N == 16 || N >= 32) };
+    let head = scan::word(window, first);
     let (mut digits, mut count) = digit_word(head)?;
     if count > 1 && head as u8 == b'0' {
         // A leading zero: only "0" itself is plain.
@@ -709,29 +728,40 @@ pub(crate) fn short_integer<T: Int, const QUOTED: bool, const N: usize>(
         if N < 32 || count % 8 != 0 {
             break;
         }
-        let (more, n) = digit_word(word(first + count)).unwrap_or((0, 0));
+        let (more, n) = digit_word(scan::word(window, first + count)).unwrap_or((0, 0));
         if n > limit {
             return None;
         }
         digits = digits.checked_mul(POW10_U64[n])?.checked_add(more)?;
         count += n;
     }
-    let end = first + count;
-    let after = window[end];
-    let len = if QUOTED {
-        (after == b'"').then_some(end + 1)?
-    } else {
-        ends_number(after).then_some(end)?
-    };
-    Some((T::from_sign_magnitude(negative, digits)?, len))
+    Some((digits, count))
 }
 
 /// The value of the digits `word` (eight bytes of text) begins with, and
 /// how many there are; `None` if it begins with none.
 #[inline(always)]
-fn digit_word(word: u64) -> Option<(u64, usize)> {
+pub(crate) fn digit_word(word: u64) -> Option<(u64, usize)> {
     let (x, count) = digit_lanes(word);
     (count > 0).then(|| (eight_digits_value(x << (64 - 8 * count as u32)), count))
+}
+
+/// The digits of `word` (eight bytes of text) if it has the form `shape`,
+/// where `'0'` stands for any digit and every other byte for itself: each
+/// digit's value in its lane, the other lanes zero (`"-00T00:0"` is the
+/// middle of a timestamp). With `shape` known at compile time, a few
+/// instructions for the eight bytes at once.
+#[inline(always)]
+pub(crate) fn shaped_digits(word: u64, shape: &[u8; 8]) -> Option<u64> {
+    let lanes = shape
+        .iter()
+        .rev()
+        .fold(0u64, |m, &b| (m << 8) | (u64::from(b == b'0') * 0xff));
+    let shape = u64::from_le_bytes(*shape);
+    // The other bytes made digits, so that all eight must be digits.
+    let digits = (word & lanes) | (ZEROS & !lanes);
+    let fits = word & !lanes == shape & !lanes && digit_lanes(digits).1 == 8;
+    fits.then(|| digits - ZEROS)
 }
 
 /// The bytes of `word` (eight bytes of text) minus `'0'`, each digit's

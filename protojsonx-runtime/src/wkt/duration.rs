@@ -7,11 +7,14 @@
 
 use prost_types::Duration;
 
-use super::{NANOS_PER_SECOND, parse_digits, parse_fraction, read_seconds_and_nanos};
+use super::{
+    NANOS_PER_SECOND, SHORT, parse_digits, parse_fraction, read_seconds_and_nanos, short_fraction,
+};
 use crate::ProtoJson;
 use crate::de::Decoder;
 use crate::error::{Error, ErrorKind};
 use crate::ser::Encoder;
+use crate::text::num;
 
 /// The largest magnitude of `Duration.seconds`: 10,000 years.
 const MAX_SECONDS: i64 = 315_576_000_000;
@@ -57,7 +60,7 @@ impl ProtoJson for Duration {
     }
 
     fn read_json(&mut self, d: &mut Decoder<'_>) -> Result<(), Error> {
-        let (seconds, nanos) = read_seconds_and_nanos(d, "google.protobuf.Duration", parse)?;
+        let (seconds, nanos) = read_seconds_and_nanos(d, "google.protobuf.Duration", short, parse)?;
         self.seconds = seconds;
         self.nanos = nanos;
         Ok(())
@@ -106,6 +109,35 @@ fn parse(s: &[u8]) -> Result<(i64, i32), &'static str> {
     } else {
         (seconds, nanos)
     })
+}
+
+/// [`parse`] of the form encoders write, in place in the input: after one
+/// space or none, `"`, an optional `-`, the seconds, optionally a point and
+/// 1 to 9 digits, then `s"` (see [`super::ShortSecondsAndNanos`]). Anything
+/// else, valid or not, is `None`, for [`parse`].
+fn short(window: &[u8; SHORT]) -> Option<((i64, i32), usize)> {
+    let quote = usize::from(window[0] == b' ');
+    if window[quote] != b'"' {
+        return None;
+    }
+    let negative = window[quote + 1] == b'-';
+    let first = quote + 1 + usize::from(negative);
+    let (seconds, count) = num::short_digits(window, first)?;
+    let seconds = i64::try_from(seconds).ok().filter(|&s| s <= MAX_SECONDS)?;
+    let point = first + count;
+    let (nanos, suffix) = match window[point] {
+        b'.' => short_fraction(window, point + 1)?,
+        _ => (0, point),
+    };
+    if window[suffix] != b's' || window[suffix + 1] != b'"' {
+        return None;
+    }
+    let value = if negative {
+        (-seconds, -nanos)
+    } else {
+        (seconds, nanos)
+    };
+    Some((value, suffix + 2))
 }
 
 /// The reason given for seconds beyond ±315,576,000,000.
@@ -235,6 +267,83 @@ mod tests {
             decode("1").unwrap_err().message(),
             "expected string, found number"
         );
+    }
+
+    /// Whether `text` is a duration as encoders write it (no leading zero,
+    /// 0 to 9 fractional digits), valid or not.
+    fn encoded(text: &[u8]) -> bool {
+        let text = text.strip_prefix(b"-").unwrap_or(text);
+        let Some(body) = text.strip_suffix(b"s") else {
+            return false;
+        };
+        let (whole, fraction) = match body.iter().position(|&b| b == b'.') {
+            Some(point) => (&body[..point], Some(&body[point + 1..])),
+            None => (body, None),
+        };
+        let digits = |d: &[u8]| !d.is_empty() && d.iter().all(u8::is_ascii_digit);
+        digits(whole)
+            && (whole.len() == 1 || whole[0] != b'0')
+            && fraction.is_none_or(|f| digits(f) && f.len() <= 9)
+    }
+
+    /// `short` reads what `parse` reads and leaves the rest to it: seconds
+    /// of every length around the limit, with and without sign, fractions of
+    /// every length; every byte value at every place of a few; every cut.
+    #[test]
+    fn the_short_form_agrees_with_parse() {
+        let agree = |text: &[u8]| {
+            let encoded = encoded(text) && parse(text).is_ok();
+            super::super::check_short(short, parse, text, encoded);
+        };
+        let fractions = [
+            "",
+            ".",
+            ".0",
+            ".5",
+            ".123",
+            ".000001",
+            ".12345678",
+            ".999999999",
+        ];
+        let more = [".1234567890", ".0000000000000", "e3", ".5e1", " "];
+        let seconds = [
+            "0",
+            "00",
+            "01",
+            "1",
+            "9",
+            "10",
+            "3600",
+            "12345678",
+            "123456789",
+            "100000000",
+            "315576000000",
+            "315576000001",
+            "999999999999",
+            "1000000000000",
+            "18446744073709551616",
+            "123456789012345678901",
+        ];
+        for whole in seconds {
+            for sign in ["", "-", "+", "--"] {
+                for fraction in fractions.iter().chain(&more) {
+                    agree(format!("{sign}{whole}{fraction}s").as_bytes());
+                    agree(format!("{sign}{whole}{fraction}").as_bytes());
+                }
+            }
+        }
+        for base in ["3600.5s", "-315576000000.999999999s", "0.000000001s", "7s"] {
+            for at in 0..base.len() {
+                for byte in 0..=255u8 {
+                    let mut text = base.as_bytes().to_vec();
+                    text[at] = byte;
+                    agree(&text);
+                }
+            }
+            for cut in 0..base.len() {
+                agree(&base.as_bytes()[..cut]);
+            }
+        }
     }
 
     #[test]

@@ -33,14 +33,44 @@ pub use registry::{TypeRegistry, register, register_with};
 
 use crate::de::Decoder;
 use crate::error::Error;
+use crate::text::{num, scan};
 
 /// Parses the text of a `Timestamp` or `Duration` into seconds and nanos,
 /// or says why it is invalid.
 type ParseSecondsAndNanos = fn(&[u8]) -> Result<(i64, i32), &'static str>;
 
+/// Reads a `Timestamp` or `Duration` in the form encoders write, in one
+/// step from the next [`SHORT`] bytes of input (after one space or none,
+/// the quotes included): its seconds and nanos and the length of its text,
+/// or `None` for the general path.
+type ShortSecondsAndNanos = fn(&[u8; SHORT]) -> Option<((i64, i32), usize)>;
+
+/// The window a [`ShortSecondsAndNanos`] reads: room for the longest
+/// timestamp (`"9999-12-31T23:59:59.999999999Z"`, 32 bytes) or duration
+/// (27) after a space, with the word loads that look past their digits,
+/// whatever they hold: no offset read can be outside it.
+const SHORT: usize = 40;
+
 /// Reads the string form of a `Timestamp` or `Duration` (named `type_name`
-/// in errors) and parses it into seconds and nanos with `parse`.
+/// in errors) into seconds and nanos: with `short` if it has the form
+/// encoders write, else as a string parsed with `parse`.
+#[inline(always)]
 fn read_seconds_and_nanos(
+    d: &mut Decoder<'_>,
+    type_name: &str,
+    short: ShortSecondsAndNanos,
+    parse: ParseSecondsAndNanos,
+) -> Result<(i64, i32), Error> {
+    match d.read_short(short) {
+        Some(value) => Ok(value),
+        None => read_string_seconds_and_nanos(d, type_name, parse),
+    }
+}
+
+/// [`read_seconds_and_nanos`] of any string: other whitespace, escapes,
+/// other forms, errors.
+#[inline(never)]
+fn read_string_seconds_and_nanos(
     d: &mut Decoder<'_>,
     type_name: &str,
     parse: ParseSecondsAndNanos,
@@ -49,6 +79,21 @@ fn read_seconds_and_nanos(
     let text = d.read_str()?;
     parse(text.as_bytes())
         .map_err(|reason| d.invalid_at(start, format!("invalid value for {type_name}: {reason}")))
+}
+
+/// The nanos of the fractional digits at `at` in `window` (1 to 9 of them:
+/// `"5"` is 500,000,000) and where they end, for the short forms of
+/// `Timestamp` and `Duration`; `None` if no digit is there. A tenth digit is
+/// left for the caller to refuse (it is not the suffix the caller expects).
+#[inline(always)]
+fn short_fraction(window: &[u8; SHORT], at: usize) -> Option<(i32, usize)> {
+    let (mut value, mut count) = num::digit_word(scan::word(window, at))?;
+    let ninth = window[at + 8].wrapping_sub(b'0');
+    if count == 8 && ninth <= 9 {
+        (value, count) = (value * 10 + u64::from(ninth), 9);
+    }
+    let nanos = i32::try_from(value * num::POW10_U64[9 - count]).ok()?;
+    Some((nanos, at + count))
 }
 
 /// Nanoseconds per second: the bound of `nanos` in `Timestamp` and `Duration`.
@@ -86,9 +131,65 @@ fn parse_digits(digits: &[u8]) -> Option<i64> {
     })
 }
 
+/// Checks a [`ShortSecondsAndNanos`] against its type's `parse` on `text`
+/// (a string's contents): in windows where the string comes after a space
+/// or none and before the input's end (zeros) or other bytes, `short`
+/// gives `parse`'s value and the length of the string (space and quotes
+/// included) or `None`, and a value whenever `encoded` (the text has the
+/// form encoders write).
+#[cfg(test)]
+fn check_short(
+    short: ShortSecondsAndNanos,
+    parse: ParseSecondsAndNanos,
+    text: &[u8],
+    encoded: bool,
+) {
+    let shown = String::from_utf8_lossy(text);
+    for space in [&b""[..], b" "] {
+        for after in [
+            &b""[..],
+            b",",
+            b"}",
+            b"\"\"\"",
+            b"0123456789012345678",
+            b"Zs\"Zs\"",
+        ] {
+            let input = [space, b"\"", text, b"\"", after].concat();
+            let mut window = [0; SHORT];
+            let len = input.len().min(SHORT);
+            window[..len].copy_from_slice(&input[..len]);
+            let read = short(&window);
+            let length = space.len() + text.len() + 2;
+            match read {
+                Some((value, len)) => {
+                    assert_eq!(Ok(value), parse(text), "{shown:?} after {space:?}");
+                    assert_eq!(len, length, "{shown:?} after {space:?}");
+                }
+                None => assert!(!encoded, "{shown:?} after {space:?} is left to parse"),
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn short_fractions_read_one_to_nine_digits() {
+        let mut window = [b'x'; SHORT];
+        for count in 0..=12 {
+            let digits: Vec<u8> = (0..count).map(|i| b"987654321012"[i]).collect();
+            window[3..3 + count].copy_from_slice(&digits);
+            let expected = (1..=9)
+                .contains(&count)
+                .then(|| (parse_fraction(&digits).expect("1 to 9 digits"), 3 + count));
+            // Ten digits or more: nine read, and the tenth is no suffix.
+            let expected = expected.or((count > 9).then_some((987_654_321, 12)));
+            assert_eq!(short_fraction(&window, 3), expected, "{count} digits");
+            window[3..3 + count].fill(b'x');
+        }
+    }
 
     #[test]
     fn fractions_parse_as_nanos() {

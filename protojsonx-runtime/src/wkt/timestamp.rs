@@ -9,11 +9,14 @@
 
 use prost_types::Timestamp;
 
-use super::{NANOS_PER_SECOND, parse_digits, parse_fraction, read_seconds_and_nanos};
+use super::{
+    NANOS_PER_SECOND, SHORT, parse_digits, parse_fraction, read_seconds_and_nanos, short_fraction,
+};
 use crate::ProtoJson;
 use crate::de::Decoder;
 use crate::error::{Error, ErrorKind};
 use crate::ser::Encoder;
+use crate::text::{num, scan};
 
 /// 0001-01-01T00:00:00Z in seconds since the Unix epoch.
 const MIN_SECONDS: i64 = -62_135_596_800;
@@ -22,16 +25,20 @@ const MAX_SECONDS: i64 = 253_402_300_799;
 /// Seconds in a day (UTC has no leap seconds in protobuf's model).
 const SECONDS_PER_DAY: i64 = 86_400;
 
-/// Days since 1970-01-01 of the civil date `year-month-day` (month 1..=12,
-/// day 1..=31; Howard Hinnant's `days_from_civil`).
+/// Days since 1970-01-01 of the civil date `year-month-day` (year 0 to
+/// 9999, the years ProtoJSON's four digits write; month 1..=12, day
+/// 1..=31): Howard Hinnant's `days_from_civil`, with the years counted from
+/// 400 BC so that every quotient is of non-negative numbers, unsigned
+/// divisions by constants rather than `div_euclid`'s.
 fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
-    let year = if month <= 2 { year - 1 } else { year };
-    let era = year.div_euclid(400);
-    let year_of_era = year - era * 400;
-    let month_from_march = if month > 2 { month - 3 } else { month + 9 };
-    let day_of_year = (153 * month_from_march + 2) / 5 + day - 1;
+    // Every value made unsigned here is non-negative.
+    let unsigned = |n: i64| n.unsigned_abs();
+    let year = unsigned(year + 400 - i64::from(month <= 2));
+    let (era, year_of_era) = (year / 400, year % 400);
+    let month_from_march = unsigned(if month > 2 { month - 3 } else { month + 9 });
+    let day_of_year = (153 * month_from_march + 2) / 5 + unsigned(day - 1);
     let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-    era * 146_097 + day_of_era - 719_468
+    (era * 146_097 + day_of_era) as i64 - 719_468 - 146_097
 }
 
 /// The civil date `(year, month, day)` of `days` since 1970-01-01
@@ -125,7 +132,8 @@ impl ProtoJson for Timestamp {
     }
 
     fn read_json(&mut self, d: &mut Decoder<'_>) -> Result<(), Error> {
-        let (seconds, nanos) = read_seconds_and_nanos(d, "google.protobuf.Timestamp", parse)?;
+        let (seconds, nanos) =
+            read_seconds_and_nanos(d, "google.protobuf.Timestamp", short, parse)?;
         self.seconds = seconds;
         self.nanos = nanos;
         Ok(())
@@ -135,13 +143,9 @@ impl ProtoJson for Timestamp {
 /// Why a timestamp string was rejected, for the error message.
 const BAD_FORM: &str = "expected an RFC 3339 date-time like \"1972-01-01T10:00:20.021Z\"";
 
-/// Parses an RFC 3339 date-time into seconds since the epoch and nanos.
+/// Parses an RFC 3339 date-time into seconds since the epoch and nanos,
+/// or says why it cannot.
 fn parse(s: &[u8]) -> Result<(i64, i32), &'static str> {
-    parse_utc(s).map_or_else(|| parse_any(s), Ok)
-}
-
-/// [`parse`] of every form, and the reason for rejecting one.
-fn parse_any(s: &[u8]) -> Result<(i64, i32), &'static str> {
     // YYYY-MM-DDTHH:MM:SS, then the fraction and the offset.
     let (date_time, rest) = s.split_at_checked(19).ok_or(BAD_FORM)?;
     let separators_ok = [(4, b'-'), (7, b'-'), (10, b'T'), (13, b':'), (16, b':')]
@@ -170,14 +174,8 @@ fn parse_any(s: &[u8]) -> Result<(i64, i32), &'static str> {
     else {
         return Err(BAD_FORM);
     };
-    if !(1..=12).contains(&month)
-        || !(1..=days_in_month(year, month)).contains(&day)
-        || hour > 23
-        || minute > 59
-        || second > 59
-    {
-        return Err("no such date or time of day");
-    }
+    let local = civil_seconds(year, month, day, hour, minute, second)
+        .ok_or("no such date or time of day")?;
 
     let (nanos, zone) = match rest.split_first() {
         Some((b'.', after)) => {
@@ -192,70 +190,69 @@ fn parse_any(s: &[u8]) -> Result<(i64, i32), &'static str> {
     };
     let offset_seconds = parse_offset(zone)?;
 
-    let seconds =
-        days_from_civil(year, month, day) * SECONDS_PER_DAY + hour * 3600 + minute * 60 + second
-            - offset_seconds;
+    let seconds = local - offset_seconds;
     if !(MIN_SECONDS..=MAX_SECONDS).contains(&seconds) {
         return Err("out of range (0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999999999Z)");
     }
     Ok((seconds, nanos))
 }
 
-/// [`parse`] of the form encoders write, in UTC (`Z`) with 0 to 9
-/// fractional digits, in fixed places rather than through the general
-/// path's slices: `None` for any other text, which [`parse_any`] reads
-/// (and reports, if it is invalid).
-fn parse_utc(s: &[u8]) -> Option<(i64, i32)> {
-    let [
-        y0,
-        y1,
-        y2,
-        y3,
-        b'-',
-        m0,
-        m1,
-        b'-',
-        d0,
-        d1,
-        b'T',
-        h0,
-        h1,
-        b':',
-        i0,
-        i1,
-        b':',
-        s0,
-        s1,
-        rest @ ..,
-    ] = s
-    else {
-        return None;
-    };
-    let digits =
-        [y0, y1, y2, y3, m0, m1, d0, d1, h0, h1, i0, i1, s0, s1].map(|b| b.wrapping_sub(b'0'));
-    if digits.iter().any(|&digit| digit > 9) {
-        return None;
-    }
-    let [y0, y1, y2, y3, m0, m1, d0, d1, h0, h1, i0, i1, s0, s1] = digits.map(i64::from);
-    let (year, month, day) = (
-        y0 * 1000 + y1 * 100 + y2 * 10 + y3,
-        m0 * 10 + m1,
-        d0 * 10 + d1,
-    );
-    let (hour, minute, second) = (h0 * 10 + h1, i0 * 10 + i1, s0 * 10 + s1);
-    let nanos = match rest {
-        [b'Z'] => 0,
-        [b'.', fraction @ .., b'Z'] => parse_fraction(fraction)?,
-        _ => return None,
-    };
+/// Seconds since the epoch of a date and time of day in UTC, if there is
+/// such a date and time (month 1 to 12, a day the month has, hour up to 23,
+/// minute and second up to 59).
+fn civil_seconds(
+    year: i64,
+    month: i64,
+    day: i64,
+    hour: i64,
+    minute: i64,
+    second: i64,
+) -> Option<i64> {
     let valid = (1..=12).contains(&month)
         && (1..=days_in_month(year, month)).contains(&day)
         && hour <= 23
         && minute <= 59
         && second <= 59;
-    let seconds =
-        days_from_civil(year, month, day) * SECONDS_PER_DAY + hour * 3600 + minute * 60 + second;
-    (valid && (MIN_SECONDS..=MAX_SECONDS).contains(&seconds)).then_some((seconds, nanos))
+    valid.then(|| {
+        days_from_civil(year, month, day) * SECONDS_PER_DAY + hour * 3600 + minute * 60 + second
+    })
+}
+
+/// [`parse`] of the form encoders write, in place in the input: after one
+/// space or none, `"YYYY-MM-DDTHH:MM:SS`, optionally a point and 1 to 9
+/// digits, then `Z"` (see [`super::ShortSecondsAndNanos`]). Anything else,
+/// valid or not, is `None`, for [`parse`]. The date and time's twenty bytes
+/// are checked three words at a time, against their shape.
+fn short(window: &[u8; SHORT]) -> Option<((i64, i32), usize)> {
+    let quote = usize::from(window[0] == b' ');
+    let date = num::shaped_digits(scan::word(window, quote), b"\"0000-00")?;
+    let day = num::shaped_digits(scan::word(window, quote + 8), b"-00T00:0")?;
+    let time = num::shaped_digits(scan::word(window, quote + 12), b"00:00:00")?;
+    let seconds = civil_seconds(
+        lanes(date, 1, 4),
+        lanes(date, 6, 2),
+        lanes(day, 1, 2),
+        lanes(time, 0, 2),
+        lanes(time, 3, 2),
+        lanes(time, 6, 2),
+    )
+    .filter(|seconds| (MIN_SECONDS..=MAX_SECONDS).contains(seconds))?;
+    let point = quote + 20;
+    let (nanos, suffix) = match window[point] {
+        b'.' => short_fraction(window, point + 1)?,
+        _ => (0, point),
+    };
+    if window[suffix] != b'Z' || window[suffix + 1] != b'"' {
+        return None;
+    }
+    Some(((seconds, nanos), suffix + 2))
+}
+
+/// The number the `count` digits from lane `from` of `digits` (values in
+/// lanes, as [`num::shaped_digits`] gives them) make.
+#[inline(always)]
+fn lanes(digits: u64, from: u32, count: u32) -> i64 {
+    (from..from + count).fold(0, |n, lane| n * 10 + ((digits >> (8 * lane)) & 0xff) as i64)
 }
 
 /// Parses the time zone: `Z`, or `+HH:MM` / `-HH:MM`; returns its offset
@@ -291,23 +288,47 @@ mod tests {
         crate::from_str(json)
     }
 
-    /// `parse` (the fast path for UTC first) against `parse_any` alone.
-    fn agree(text: &[u8]) {
-        assert_eq!(
-            parse(text),
-            parse_any(text),
-            "{:?}",
-            String::from_utf8_lossy(text)
-        );
+    /// Whether `text` is a timestamp as encoders write it (UTC, 0 to 9
+    /// fractional digits), valid or not.
+    fn encoded(text: &[u8]) -> bool {
+        let Some((date_time, zone)) = text.split_at_checked(19) else {
+            return false;
+        };
+        let shape = date_time
+            .iter()
+            .zip(b"0000-00-00T00:00:00")
+            .all(|(&b, &s)| {
+                if s == b'0' {
+                    b.is_ascii_digit()
+                } else {
+                    b == s
+                }
+            });
+        let zone = match zone {
+            [b'Z'] => true,
+            [b'.', digits @ .., b'Z'] => {
+                (1..=9).contains(&digits.len()) && digits.iter().all(u8::is_ascii_digit)
+            }
+            _ => false,
+        };
+        shape && zone
     }
 
-    /// The fast path reads what the general path reads, to the nanosecond,
-    /// and leaves the rest to it: every day of the first and last years
-    /// and some between (leap years, the epoch, the day before and after
-    /// each month) at times and fractions of every length; and every byte
-    /// value at every place of a timestamp of each length of fraction.
+    /// `short` against `parse` (see `super::check_short`); every valid
+    /// timestamp in the encoders' form is read by `short`.
+    fn agree(text: &[u8]) {
+        let encoded = encoded(text) && parse(text).is_ok();
+        super::super::check_short(short, parse, text, encoded);
+    }
+
+    /// The short form reads what `parse` reads, to the nanosecond, and
+    /// leaves the rest to it: every day of the first and last years and
+    /// some between (leap years, the epoch, the day before and after each
+    /// month) at times and fractions of every length; every byte value at
+    /// every place of a timestamp of each length of fraction; and the
+    /// limits of the range.
     #[test]
-    fn the_utc_fast_path_agrees_with_the_general_one() {
+    fn the_short_form_agrees_with_parse() {
         let fractions = [
             "",
             ".0",
@@ -357,6 +378,11 @@ mod tests {
             agree(format!("{base}Z").as_bytes());
             agree(base.replace('Z', "+01:00").as_bytes());
         }
+        for text in ["0000-12-31T23:59:59.999999999Z", "10000-01-01T00:00:00Z"] {
+            agree(text.as_bytes());
+        }
+        assert!(encoded(b"9999-12-31T23:59:59.999999999Z"));
+        agree(b"9999-12-31T23:59:59.999999999Z");
     }
 
     #[test]
