@@ -722,10 +722,11 @@ pub(crate) fn short_digits<const N: usize>(window: &[u8; N], first: usize) -> Op
         return None;
     }
     // Up to twenty digits (`u64::MAX` has twenty), eight at a time, the
-    // value checked for overflow. In a window of 16 bytes, up to eight
-    // (its last word may begin past a space, quote and sign).
-    for limit in [8, 4] {
-        if N < 32 || count % 8 != 0 {
+    // value checked for overflow: a word more after each full one. In a
+    // window of 16 bytes, up to eight (its last word may begin past a
+    // space, quote and sign).
+    for (full, limit) in [(8, 8), (16, 4)] {
+        if N < 32 || count != full {
             break;
         }
         let (more, n) = digit_word(scan::word(window, first + count)).unwrap_or((0, 0));
