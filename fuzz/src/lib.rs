@@ -14,8 +14,11 @@ use protojsonx_runtime::{DecodeOptions, EncodeOptions, ErrorKind, ProtoJson};
 const REDECODE_DEPTH: u32 = 1_000;
 
 /// Decodes `data` as `M` with and without `ignore_unknown_fields`; whatever
-/// decodes must round-trip, compact and pretty-printed, and `decode_into`
-/// must agree with the fresh decode (see [`decode_into_agrees`]).
+/// decodes must round-trip, compact and pretty-printed, `decode_into` must
+/// agree with the fresh decode (see [`decode_into_agrees`]), and the reader's
+/// general paths with its fast ones (`data` with tabs between its tokens
+/// decodes to the same message, or fails too: see
+/// [`protojsonx_robustness::general_paths_agree`]).
 pub fn decode_and_round_trip<M: ProtoJson>(data: &[u8]) {
     protojsonx_robustness::register_all();
     for opts in [
@@ -23,6 +26,9 @@ pub fn decode_and_round_trip<M: ProtoJson>(data: &[u8]) {
         DecodeOptions::new().ignore_unknown_fields(true),
     ] {
         decode_into_agrees::<M>(data, &opts);
+        if let Err(difference) = protojsonx_robustness::general_paths_agree::<M>(data, &opts) {
+            panic!("{difference}");
+        }
         if let Ok(msg) = M::from_json_with(data, &opts) {
             let json = msg.to_json().expect("a decoded message encodes");
             round_trip::<M>(&json, &json);

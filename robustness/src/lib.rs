@@ -6,6 +6,10 @@
 //! dynamic transcoder to the generated code (`dynamic`), and random binary
 //! messages of any type of the descriptor set (`random`).
 //!
+//! The oracles of `decode_into` and of the reader's fast paths
+//! ([`decode_into_agrees`], [`general_paths_agree`]) are here too, shared
+//! with the fuzz targets.
+//!
 //! The tests live in `tests/` (hostile input, properties, error texts); the
 //! differential test is `diff/run.sh`, fed by the `diff-corpus` binary.
 
@@ -116,6 +120,58 @@ pub fn decode_into_agrees<M: protojsonx_runtime::ProtoJson>(
     }
 }
 
+/// `json` with a tab before it and after every `{`, `[`, `,` and `:` outside
+/// strings: the same JSON value in whitespace that no fast path of the
+/// reader takes (they take compact JSON and pretty output's one space after
+/// a colon), so that it is read by the general paths alone. Any bytes are
+/// taken: strings are told by JSON's own rule (from a `"` to the next `"`
+/// not escaped by `\`), so valid input stays the same value and invalid
+/// input stays invalid (tabs come only between tokens before its first
+/// error).
+pub fn tabbed(json: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(json.len() * 2 + 1);
+    out.push(b'\t');
+    let (mut in_string, mut escaped) = (false, false);
+    for &b in json {
+        out.push(b);
+        if in_string {
+            (in_string, escaped) = match (escaped, b) {
+                (true, _) => (true, false),
+                (false, b'\\') => (true, true),
+                (false, b'"') => (false, false),
+                (false, _) => (true, false),
+            };
+        } else if b == b'"' {
+            in_string = true;
+        } else if matches!(b, b'{' | b'[' | b',' | b':') {
+            out.push(b'\t');
+        }
+    }
+    out
+}
+
+/// Decodes `json` as it is and [`tabbed`], under `opts`: both must give the
+/// same message (compared by their JSON, where NaN equals NaN) or both
+/// fail. The oracle that holds the reader's fast paths (values as encoders
+/// write them, read in one step) to its general paths, for property tests
+/// and fuzz targets; the `Err` says how they differ.
+pub fn general_paths_agree<M: protojsonx_runtime::ProtoJson>(
+    json: &[u8],
+    opts: &protojsonx_runtime::DecodeOptions,
+) -> Result<(), String> {
+    let decode =
+        |json: &[u8]| M::from_json_with(json, opts).map(|m| m.to_json().map_err(|e| e.to_string()));
+    let spaced = tabbed(json);
+    match (decode(json), decode(&spaced)) {
+        (Ok(fast), Ok(general)) if fast == general => Ok(()),
+        (Err(_), Err(_)) => Ok(()),
+        (fast, general) => Err(format!(
+            "{:?} decodes to {fast:?}, tabbed to {general:?}",
+            String::from_utf8_lossy(json)
+        )),
+    }
+}
+
 /// Makes every message compiled here known to `google.protobuf.Any`.
 /// Idempotent, so each test may call it.
 pub fn register_all() {
@@ -129,4 +185,20 @@ pub fn register_all() {
     bench::v1::register_protojsonx_types();
     bench::otlp::v1::register_protojsonx_types();
     event::v1::register_protojsonx_types();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tabs_go_between_tokens_and_never_into_strings() {
+        assert_eq!(
+            tabbed(br#"{"a":[1,{"b\":,[{":"x\\"},2]}"#),
+            b"\t{\t\"a\":\t[\t1,\t{\t\"b\\\":,[{\":\t\"x\\\\\"},\t2]}".to_vec()
+        );
+        assert_eq!(tabbed(b"12"), b"\t12".to_vec());
+        // An unterminated string takes the rest.
+        assert_eq!(tabbed(br#""a,b"#), b"\t\"a,b".to_vec());
+    }
 }

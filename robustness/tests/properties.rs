@@ -6,10 +6,13 @@
 //!   duplicate keys, and reformatted/reordered by serde_json it decodes to
 //!   the same message;
 //! - decoding with `ignore_unknown_fields` drops exactly the unknown members
-//!   added to a message's JSON, and without it they are `UnknownField` errors.
+//!   added to a message's JSON, and without it they are `UnknownField` errors;
+//! - the reader's general paths read what its fast paths read: the JSON
+//!   with tabs between its tokens decodes to the same message.
 
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
+use protojsonx_robustness::general_paths_agree;
 use protojsonx_robustness::protobuf_test_messages::proto2::TestAllTypesProto2;
 use protojsonx_robustness::protobuf_test_messages::proto3::TestAllTypesProto3;
 use protojsonx_robustness::protobuf_test_messages::proto3::test_all_types_proto3::NestedEnum;
@@ -187,6 +190,30 @@ fn check_round_trip(
         reordered
     );
     Ok(())
+}
+
+proptest! {
+    #![proptest_config(config(256))]
+
+    /// Values as encoders write them, read in one step by the fast paths
+    /// (integers, timestamps, durations, strings, keys), against the general
+    /// paths that read any form, under every encoding.
+    #[test]
+    fn general_paths_read_what_fast_paths_read(
+        m3 in test_all_types_proto3(2),
+        m2 in test_all_types_proto2(2),
+    ) {
+        protojsonx_robustness::register_all();
+        let opts = DecodeOptions::new();
+        for (encoding, _) in all_encode_options() {
+            let json = m3.to_json_with(&encoding).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            general_paths_agree::<TestAllTypesProto3>(json.as_bytes(), &opts)
+                .map_err(TestCaseError::fail)?;
+            let json = m2.to_json_with(&encoding).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            general_paths_agree::<TestAllTypesProto2>(json.as_bytes(), &opts)
+                .map_err(TestCaseError::fail)?;
+        }
+    }
 }
 
 proptest! {
