@@ -333,16 +333,7 @@ mod tests {
             }
         }
         for base in ["3600.5s", "-315576000000.999999999s", "0.000000001s", "7s"] {
-            for at in 0..base.len() {
-                for byte in 0..=255u8 {
-                    let mut text = base.as_bytes().to_vec();
-                    text[at] = byte;
-                    agree(&text);
-                }
-            }
-            for cut in 0..base.len() {
-                agree(&base.as_bytes()[..cut]);
-            }
+            super::super::each_byte_and_cut(base.as_bytes(), agree);
         }
     }
 

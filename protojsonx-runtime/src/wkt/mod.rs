@@ -171,6 +171,24 @@ fn check_short(
     }
 }
 
+/// Runs `check` on `base` with each of its bytes replaced by every byte
+/// value in turn, and on each of its proper prefixes: the texts near a
+/// valid one that a parser must tell from it.
+#[cfg(test)]
+fn each_byte_and_cut(base: &[u8], mut check: impl FnMut(&[u8])) {
+    let mut text = base.to_vec();
+    for at in 0..base.len() {
+        for byte in 0..=255u8 {
+            text[at] = byte;
+            check(&text);
+        }
+        text[at] = base[at];
+    }
+    for cut in 0..base.len() {
+        check(&base[..cut]);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
