@@ -685,8 +685,9 @@ impl<'a> Decoder<'a> {
     }
 
     /// Reads a value of a fixed shape in one step from the next `N` bytes of
-    /// input, or nothing: see [`Reader::short_value`](crate::read::Reader::short_value). For the well-known
-    /// types' strings in the form encoders write.
+    /// input, or nothing: see
+    /// [`Reader::short_value`](crate::read::Reader::short_value). For the
+    /// well-known types' strings in the form encoders write.
     #[inline(always)]
     pub(crate) fn read_short<const N: usize, T>(
         &mut self,
