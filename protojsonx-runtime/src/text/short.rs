@@ -8,7 +8,7 @@
 //! staged on the stack: reading a staged text back in wide loads would stall
 //! on the narrow stores that built it.
 //! [`digits`](crate::text::digits) builds numbers this way, [`escape`](crate::text::escape)
-//! short strings.
+//! short strings, [`base64`](crate::text::base64) decoded bytes.
 
 use std::alloc::{self, Layout};
 use std::mem::MaybeUninit;
