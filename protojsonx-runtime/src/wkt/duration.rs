@@ -8,7 +8,7 @@
 use prost_types::Duration;
 
 use super::{
-    NANOS_PER_SECOND, SHORT, parse_digits, parse_fraction, read_seconds_and_nanos, short_fraction,
+    NANOS_PER_SECOND, SHORT, parse_digits, parse_fraction, read_seconds_and_nanos, short_end,
 };
 use crate::ProtoJson;
 use crate::de::Decoder;
@@ -124,20 +124,13 @@ fn short(window: &[u8; SHORT]) -> Option<((i64, i32), usize)> {
     let first = quote + 1 + usize::from(negative);
     let (seconds, count) = num::short_digits(window, first)?;
     let seconds = i64::try_from(seconds).ok().filter(|&s| s <= MAX_SECONDS)?;
-    let point = first + count;
-    let (nanos, suffix) = match window[point] {
-        b'.' => short_fraction(window, point + 1)?,
-        _ => (0, point),
-    };
-    if window[suffix] != b's' || window[suffix + 1] != b'"' {
-        return None;
-    }
+    let (nanos, len) = short_end(window, first + count, b's')?;
     let value = if negative {
         (-seconds, -nanos)
     } else {
         (seconds, nanos)
     };
-    Some((value, suffix + 2))
+    Some((value, len))
 }
 
 /// The reason given for seconds beyond ±315,576,000,000.

@@ -81,6 +81,19 @@ fn read_string_seconds_and_nanos(
         .map_err(|reason| d.invalid_at(start, format!("invalid value for {type_name}: {reason}")))
 }
 
+/// The end of a short `Timestamp` or `Duration` at `at` in `window`:
+/// optionally a point and 1 to 9 fractional digits, then `suffix` (`Z`,
+/// `s`) and the closing quote. The nanos and the offset past the quote;
+/// `None` for anything else.
+#[inline(always)]
+fn short_end(window: &[u8; SHORT], at: usize, suffix: u8) -> Option<(i32, usize)> {
+    let (nanos, end) = match window[at] {
+        b'.' => short_fraction(window, at + 1)?,
+        _ => (0, at),
+    };
+    (window[end] == suffix && window[end + 1] == b'"').then_some((nanos, end + 2))
+}
+
 /// The nanos of the fractional digits at `at` in `window` (1 to 9 of them:
 /// `"5"` is 500,000,000) and where they end, for the short forms of
 /// `Timestamp` and `Duration`; `None` if no digit is there. A tenth digit is

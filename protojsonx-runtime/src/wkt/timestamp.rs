@@ -10,7 +10,7 @@
 use prost_types::Timestamp;
 
 use super::{
-    NANOS_PER_SECOND, SHORT, parse_digits, parse_fraction, read_seconds_and_nanos, short_fraction,
+    NANOS_PER_SECOND, SHORT, parse_digits, parse_fraction, read_seconds_and_nanos, short_end,
 };
 use crate::ProtoJson;
 use crate::de::Decoder;
@@ -237,15 +237,8 @@ fn short(window: &[u8; SHORT]) -> Option<((i64, i32), usize)> {
         lanes(time, 6, 2),
     )
     .filter(|seconds| (MIN_SECONDS..=MAX_SECONDS).contains(seconds))?;
-    let point = quote + 20;
-    let (nanos, suffix) = match window[point] {
-        b'.' => short_fraction(window, point + 1)?,
-        _ => (0, point),
-    };
-    if window[suffix] != b'Z' || window[suffix + 1] != b'"' {
-        return None;
-    }
-    Some(((seconds, nanos), suffix + 2))
+    let (nanos, len) = short_end(window, quote + 20, b'Z')?;
+    Some(((seconds, nanos), len))
 }
 
 /// The number the `count` digits from lane `from` of `digits` (values in
