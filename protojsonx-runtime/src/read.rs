@@ -241,20 +241,18 @@ impl<'a> Reader<'a> {
 
     /// Moves past one space, if one is next: the space of pretty output's
     /// `": "`, before a value whose fast path does not skip whitespace.
+    /// A branch, which compact JSON (no space) predicts past instead of
+    /// waiting for the byte to be loaded (the optimizer keeps it one: the
+    /// position it moves is stored in its body), and which pretty input
+    /// predicts taken. Not a call: an out-of-line step took the position
+    /// through memory, a store and a load back on the path every value's
+    /// reading waits on (Large indented 1.16x the compact time, OTLP 1.35x,
+    /// against 1.11x and 1.33x in line; medians of eight pairs of runs).
     #[inline(always)]
     pub(crate) fn skip_space(&mut self) {
         if self.input.get(self.pos) == Some(&b' ') {
-            self.step();
+            self.pos += 1;
         }
-    }
-
-    /// Moves one byte on: [`skip_space`](Self::skip_space)'s branch, kept
-    /// out of line so that compact JSON (no space) predicts past it instead
-    /// of waiting for the byte to be loaded.
-    #[cold]
-    #[inline(never)]
-    fn step(&mut self) {
-        self.pos += 1;
     }
 
     #[inline]
