@@ -250,9 +250,7 @@ impl<'a> Reader<'a> {
     /// against 1.11x and 1.33x in line; medians of eight pairs of runs).
     #[inline(always)]
     pub(crate) fn skip_space(&mut self) {
-        if self.input.get(self.pos) == Some(&b' ') {
-            self.pos += 1;
-        }
+        self.eat_here(b' ');
     }
 
     #[inline]
