@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Ecosystem checks (issue 6), each path with the command that proves it:
+# Ecosystem checks, each path with the command that proves it:
 #   buf      buf generate (npm @bufbuild/buf, the plugin as a local binary) with
 #            the repo's buf.gen.yaml, a multi-package module importing
 #            google/protobuf/*.proto (option serde), and protoc-gen-prost beside

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Robustness checks of issue 5 that `cargo test --workspace` does not run
+# Robustness checks that `cargo test --workspace` does not run
 # (the hostile-input, property and error-text tests in robustness/tests/ run there):
 #
 #   1. the runtime's unit tests under valgrind memcheck: the runtime has two

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the benchmark suite and writes benches/results/: results.md (timings,
-# allocations, instruction counts, ratios, targets of issues 4 and 14, code size,
-# machine) and chart.svg.
+# allocations, instruction counts, ratios, the targets (against pbjson,
+# sonic-rs and prost; decode_into and shuffled keys; the dynamic transcoder),
+# code size, machine) and chart.svg.
 #
 #   benches/run.sh                 full run: ROUNDS passes through the suite
 #                                  (default 9, about 2.5 minutes each on 2 cores)

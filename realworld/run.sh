@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The real-world check (issue 12): public API protos through build.rs, no protoc.
+# The real-world check: public API protos through build.rs, no protoc.
 #
 #   realworld/run.sh [COUNT] [SEED]    (defaults: 20 random messages per type, seed 1)
 #

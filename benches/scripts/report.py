@@ -278,7 +278,7 @@ class Checks:
 
 
 def targets(results):
-    """Issue 4's targets, each computed from this run."""
+    """The targets against pbjson, sonic-rs and prost and of the option variants, each computed from this run."""
     check = Checks(results)
 
     for payload in ("medium", "large"):
@@ -331,8 +331,8 @@ DECODE_INTO = "protojsonx-decode-into"
 CLEAR_MERGE = "prost-clear-merge"
 
 
-def targets_14(results):
-    """Issue 14's targets ("faster than binary"), each computed from this run."""
+def targets_faster_than_binary(results):
+    """The decode_into, pretty-input and shuffled-key targets ("faster than binary"), each computed from this run."""
     check = Checks(results)
 
     def default(payload, impl, direction="unmarshal"):
@@ -373,8 +373,8 @@ def targets_14(results):
 DYNAMIC = "protojsonx-dynamic"
 
 
-def targets_15(results):
-    """Issue 15's targets (the dynamic transcoder), each computed from this run."""
+def targets_dynamic(results):
+    """The dynamic transcoder's targets, each computed from this run."""
     check = Checks(results)
 
     def case(payload, direction, impl):
@@ -550,19 +550,19 @@ def main():
           "are within a percent, the difference is the machine's noise (see the slowest-round column), not the code.", "",
           "## Machine", ""]
     md += machine(args.load)
-    md += ["", "## Targets of issue 4", ""] + targets(results)
-    md += ["", "## Targets of issue 14", "",
+    md += ["", "## Targets: against pbjson, sonic-rs and prost; option variants", ""] + targets(results)
+    md += ["", "## Targets: decode_into, pretty input and shuffled keys against prost binary", "",
            "`decode_into` is the `protojsonx-decode-into` row: each operation decodes into one message kept from "
            "run to run (filled by a decode of the same input first); `prost-clear-merge` is prost's best reuse, "
            "`clear()` then `merge()` on a kept message. Times are best rounds' ratios; the pretty-input and "
-           "shuffled targets are the median round's ratio in turns, as issue 4's variant targets.", ""]
-    md += targets_14(results)
-    md += ["", "## Targets of issue 15", "",
+           "shuffled targets are the median round's ratio in turns, as the option variants' targets are.", ""]
+    md += targets_faster_than_binary(results)
+    md += ["", "## Targets: the dynamic transcoder", "",
            "Transcoding for a schema known only at run time, both ways: `protojsonx-dynamic` transcodes "
            "from the descriptors with no message tree (`-reused-buf`: appending to a buffer kept from run to "
            "run); `generated` goes through a generated message (prost decode + protojsonx encode, protojsonx "
            "decode + prost encode); `prost-reflect` through a `DynamicMessage` and serde_json.", ""]
-    md += targets_15(results)
+    md += targets_dynamic(results)
     md += ["", "## Variants timed in turns", ""] + turns_table(results)
     md += ["", "## Results", ""] + table(results)
     md += ["## Code size", ""] + code_size(args.release_dir) + [""]

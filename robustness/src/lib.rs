@@ -1,4 +1,4 @@
-//! Robustness tests for protojsonx (issue 5): the code generated for the
+//! Robustness tests for protojsonx: the code generated for the
 //! conformance test protos, the project's test protos and the benchmark
 //! schemas, the proptest
 //! strategies that build random messages of them, and the descriptor set the
