@@ -9,6 +9,9 @@
 #   build.rs protobuf-parse and PROTOC give identical code; rerun-if-changed.
 #   serde    the runtime's serde feature, serde interop and the pbjson comparison.
 #   examples quickstart, axum API, tonic service (in-process tests + a live smoke).
+#   README   the README's quick start (Cargo.toml, build.rs, .proto, main.rs)
+#            extracted into a crate outside the workspace and run
+#            (.ci/quickstart.sh, its own target/quickstart).
 #   docs     rustdoc without warnings (public and private items), doctests.
 #   publish  cargo package of the six crates, verified together (their MSRV
 #            lint is .ci/run's lint step: incompatible_msrv is in -D warnings).
@@ -64,6 +67,9 @@ grep -q '"eventType":"user.login"' <<<"$quickstart"
 cargo test --quiet -p protojsonx-axum-example -p protojsonx-tonic-example
 cargo build --quiet -p protojsonx-axum-example -p protojsonx-tonic-example
 python3 ecosystem/smoke.py "$target/debug"
+
+phase "README quick start: its blocks as a fresh crate outside the workspace, cargo run"
+.ci/quickstart.sh
 
 phase "docs: rustdoc -D warnings (public, then private items too), doctests"
 doc_crates=(-p protojsonx-runtime -p protoc-gen-rust-protojsonx -p protojsonx-tonic -p protojsonx-axum
