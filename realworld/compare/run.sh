@@ -11,7 +11,7 @@
 # cargo reruns the build script (parsing and code generation) and recompiles
 # the crate alone: `cargo build` (debug profile) of a crate holding the
 # generated code, as a user's build pays it after changing a .proto. Not part
-# of CI (about 30 minutes for one round on 2 cores); the numbers go to the README.
+# of CI (about 30 minutes for one round on 2 cores); the numbers go to realworld/README.md.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")"
