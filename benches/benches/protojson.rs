@@ -70,7 +70,7 @@ fn default_of(cases: &[Case], i: usize) -> Option<usize> {
 /// Benchmarks the variant case `i` in turns with its default `j`: criterion
 /// times the variant, in chunks that alternate with chunks of the default,
 /// and the default's chunks are timed too and written to [`TURNS_ENV`].
-/// Both sums cover the same stretch of time at a 50 µs grain, so their
+/// Both sums cover the same stretch of time at the grain of [`TURN`], so their
 /// ratio (the options targets) does not depend on when the host was busy.
 fn bench_paired(group: &mut BenchmarkGroup<'_, WallTime>, cases: &mut [Case], i: usize, j: usize) {
     let (variant, default) = if i < j {
@@ -117,8 +117,8 @@ fn write_turns(group: &str, (variant, default, ops): (Duration, Duration, u64)) 
 }
 
 /// Runs `timed` `iters` times and `other` as often, in alternating chunks
-/// of about [`TURN`] each (sized from the last chunk's time, so a 50 ns and a
-/// 200 µs operation alternate equally finely); returns the time of each.
+/// of about [`TURN`] each (sized from the last chunk's time, so short and
+/// long operations alternate equally finely); returns the time of each.
 fn in_turns(iters: u64, timed: &mut dyn FnMut(), other: &mut dyn FnMut()) -> (Duration, Duration) {
     let (mut timed_total, mut other_total) = (Duration::ZERO, Duration::ZERO);
     let mut left = iters;
@@ -139,8 +139,8 @@ fn in_turns(iters: u64, timed: &mut dyn FnMut(), other: &mut dyn FnMut()) -> (Du
     (timed_total, other_total)
 }
 
-/// The length of one turn of [`in_turns`]: long next to the clock's cost
-/// (~25 ns), short next to the host's slow spells (tens of milliseconds up).
+/// The length of one turn of [`in_turns`]: long next to the cost of reading
+/// the clock, short next to the host's slow spells (tens of milliseconds up).
 const TURN: Duration = Duration::from_micros(50);
 
 /// The round of `run.sh` being run (`PROTOJSONX_BENCH_ROUND`, 0 if unset).

@@ -82,10 +82,8 @@ pub(crate) struct Reader<'a> {
 /// whitespace then only confirms where the next token is, and what reads
 /// that token need not wait for the scan (only for the branch that checks
 /// it to be predicted): a position loaded from the input would chain the
-/// reading of every line to the scan of the one before. In alternating
-/// runs, pretty Large took 55 µs before the prediction and 48 µs with it
-/// (41 µs compact), pretty OTLP 404 and 359 µs (288 µs compact), with as
-/// many instructions as before.
+/// reading of every line to the scan of the one before. The benchmark
+/// cases `large/indented` and `otlp/indented` guard it.
 #[derive(Clone, Copy, Debug)]
 struct Indent {
     line: usize,
@@ -244,10 +242,9 @@ impl<'a> Reader<'a> {
     /// A branch, which compact JSON (no space) predicts past instead of
     /// waiting for the byte to be loaded (the optimizer keeps it one: the
     /// position it moves is stored in its body), and which pretty input
-    /// predicts taken. Not a call: an out-of-line step took the position
+    /// predicts taken. Not a call: an out-of-line step takes the position
     /// through memory, a store and a load back on the path every value's
-    /// reading waits on (Large indented 1.16x the compact time, OTLP 1.35x,
-    /// against 1.11x and 1.33x in line; medians of eight pairs of runs).
+    /// reading waits on (guarded by `large/indented` and `otlp/indented`).
     #[inline(always)]
     pub(crate) fn skip_space(&mut self) {
         self.eat_here(b' ');
@@ -496,9 +493,9 @@ impl<'a> Reader<'a> {
     /// with the eight bytes of the head in the input, whose test of length
     /// covers the quote's, and the `}` that ends the object; the rest
     /// (whitespace, the input's last bytes, errors) goes straight to
-    /// [`next_member_slow`](Self::next_member_slow). About 1% fewer
-    /// instructions for a fresh decode than `next_member` then `head`
-    /// (`order` 29,693 -> 29,371), 1-4% for `decode_into`.
+    /// [`next_member_slow`](Self::next_member_slow). One step, not
+    /// `next_member` then `head`: the compact test already loads the head
+    /// (guarded by `order` and the `decode_into` cases).
     #[inline(always)]
     pub(crate) fn member_head<const FIRST: bool>(&mut self) -> Result<Option<u64>, Error> {
         let pos = self.pos;
@@ -939,8 +936,9 @@ impl<'a> Reader<'a> {
     /// path takes over (and reports any error). Integers are first tried in
     /// one step from a window of the input (`short_at`).
     ///
-    /// Inlined by force into every number field (LLVM kept one shared copy
-    /// out of line): about 1% fewer instructions on Medium, Large, `order`.
+    /// Inlined by force into every number field: LLVM otherwise keeps one
+    /// shared copy out of line, and each field pays the call (`medium`,
+    /// `large` and `order` guard it).
     #[inline(always)]
     pub(crate) fn plain_number<T: num::PlainNumber>(&mut self) -> Option<T> {
         // Most numbers have 32 bytes of input after them; those near the

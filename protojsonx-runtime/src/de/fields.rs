@@ -127,11 +127,10 @@ impl<'a> Decoder<'a> {
 
 /// Messages with at most this many fields try each key in turn when keys
 /// come out of order (see [`Decoder::read_fields_owned`]). Trying 20 keys still
-/// costs less than reading the key and matching it by name: with 32 here
-/// rather than 16, the shuffled order batch of the benchmarks (whose `Order`
-/// has 20 fields) takes 1.84 rather than 1.91 million instructions. A hash
-/// table of keys built at compile time was tried too: slower on the small
-/// and medium payloads, no faster on the order batch.
+/// costs less than reading the key and matching it by name, up to a few
+/// dozen fields: 32 covers the benchmarks' `Order` (20 fields, guarded by
+/// `order-batch/shuffled`). A hash table of keys built at compile time
+/// loses on the small and medium payloads (see docs/design.md).
 const SCAN_KEYS: usize = 32;
 
 /// One field's keys for [`Decoder::fields`]: its JSON name and its

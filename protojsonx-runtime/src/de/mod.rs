@@ -54,7 +54,7 @@ impl<'a> Decoder<'a> {
     /// points that call it: options made just before the call (as
     /// `from_slice(json)` makes the defaults) are then constants, not bytes
     /// in memory read back as wider words than they were stored with (see
-    /// `Encoder::new`: Small's fresh decode took 34 ns rather than 31).
+    /// `Encoder::new`; `small` guards it).
     #[inline(always)]
     pub(crate) fn new(input: &'a [u8], opts: DecodeOptions) -> Self {
         Decoder {

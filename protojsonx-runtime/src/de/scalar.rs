@@ -2,7 +2,7 @@
 //! `null`: [`Decoder::read_field`].
 //!
 //! A field's value is almost never `null`, so testing for it before every
-//! value (as [`Decoder::take_null_for`] does) costs a few instructions for
+//! value (as [`Decoder::take_null_for`] does) is work for
 //! nothing. Here the fast path reads the value as it is; `null`, like
 //! whitespace and every other form, fails that path and is taken on the
 //! slow one, where it unsets the field.

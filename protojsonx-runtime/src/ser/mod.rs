@@ -83,8 +83,8 @@ impl<'a> Encoder<'a> {
     /// entry points that call it: options made just before the call (as
     /// `to_vec(&msg)` makes the defaults) are then constants, not bytes in
     /// memory; read back out of line, as wider words than they were stored
-    /// with, each load waited for the stores to retire (Small's `to_vec`
-    /// took 26-31 ns instead of 22).
+    /// with, each load waits for the stores to retire (`small`'s encode
+    /// guards it).
     #[inline(always)]
     pub(crate) fn new(out: Vec<u8>, opts: &'a EncodeOptions) -> Self {
         let keys = match (opts.indent, opts.use_proto_names) {
@@ -579,8 +579,8 @@ impl EncodeOptions {
     }
 }
 
-/// `to_vec`'s rare path, kept out of line: with the reallocation inline,
-/// encoding Small into a new vector took 48 ns instead of 40.
+/// `to_vec`'s rare path, kept out of line: inline, the reallocation's code
+/// slows every small encode into a new vector (`small` guards it).
 #[cold]
 #[inline(never)]
 fn shrink(buf: &mut Vec<u8>) {

@@ -11,28 +11,8 @@
 //! skipping the general shortest-digits search (`zmij`), whose output it
 //! matches exactly (see its proof and the tests).
 
-use crate::text::ZEROS;
 use crate::text::short::{self, ShortText, Sink};
-
-/// The eight decimal digits of `v` (below 10^8, leading zeros included) as
-/// byte values 0..=9, the most significant in the lowest byte, so that the
-/// word's little-endian bytes read in order. Computed in parallel lanes
-/// (SWAR): two halves of four digits, each split into two pairs, each
-/// split into two digits; the multiplications by reciprocals are exact for
-/// the lane values involved and never carry across lanes.
-#[inline(always)]
-fn eight_digits(v: u32) -> u64 {
-    debug_assert!(v < 100_000_000);
-    // Lanes of 32 bits, values below 10^4: the high half first.
-    let x = u64::from(v / 10_000) | u64::from(v % 10_000) << 32;
-    // x / 100 per lane: 10486 / 2^20 is exact below 43_699.
-    let hundreds = ((x * 10_486) >> 20) & 0x0000_007f_0000_007f;
-    // Lanes of 16 bits, values below 100.
-    let x = hundreds | (x - hundreds * 100) << 16;
-    // x / 10 per lane: 103 / 2^10 is exact below 179.
-    let tens = ((x * 103) >> 10) & 0x000f_000f_000f_000f;
-    tens | (x - tens * 10) << 8
-}
+use crate::text::word::{ZEROS, digit_values};
 
 impl ShortText<'_> {
     /// Appends the decimal digits of `v` (no leading zeros).
@@ -60,7 +40,7 @@ impl ShortText<'_> {
     /// Appends `v` (below 10^8) without leading zeros.
     #[inline(always)]
     fn leading_digits(&mut self, v: u32) -> &mut Self {
-        let digits = eight_digits(v);
+        let digits = digit_values(v);
         // Leading zero digits are the low zero bytes; `0` keeps one digit.
         let zeros = (digits.trailing_zeros() / 8).min(7);
         self.word((digits >> (8 * zeros)) + ZEROS, 8 - zeros as usize)
@@ -72,7 +52,7 @@ impl ShortText<'_> {
     pub(crate) fn padded(&mut self, v: u32, width: usize) -> &mut Self {
         debug_assert!(width <= 8 && u64::from(v) < 10u64.pow(width as u32));
         // The eight digits' last `width`, moved to the low bytes.
-        let digits = eight_digits(v) + ZEROS;
+        let digits = digit_values(v) + ZEROS;
         self.word(digits >> (8 * (8 - width)), width)
     }
 
@@ -100,7 +80,7 @@ impl ShortText<'_> {
     /// Appends `v` (below 10^8) as exactly eight digits.
     #[inline(always)]
     fn all_digits(&mut self, v: u32) -> &mut Self {
-        self.word(eight_digits(v) + ZEROS, 8)
+        self.word(digit_values(v) + ZEROS, 8)
     }
 }
 
@@ -250,23 +230,6 @@ mod tests {
         }
         values.extend((0..100_000).map(|_| rng.next() >> (rng.next() % 64)));
         values
-    }
-
-    #[test]
-    fn eight_digits_are_the_digits() {
-        // The two four-digit lanes are computed independently (no carry
-        // crosses them): every value of each lane beside the largest and
-        // the smallest of the other, and random values.
-        let mut rng = Rng(5);
-        let lanes = (0..10_000).flat_map(|l| [l, l * 10_000, l * 10_000 + 9_999, 99_990_000 + l]);
-        let random = (0..200_000).map(|_| (rng.next() % 100_000_000) as u32);
-        for v in lanes.chain(random) {
-            let mut want = [0u8; 8];
-            for (i, digit) in want.iter_mut().rev().enumerate() {
-                *digit = b'0' + (v / 10u32.pow(i as u32) % 10) as u8;
-            }
-            assert_eq!((eight_digits(v) + ZEROS).to_le_bytes(), want, "{v}");
-        }
     }
 
     #[test]

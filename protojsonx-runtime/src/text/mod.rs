@@ -2,6 +2,9 @@
 //! JSON's structure or of messages. The reader ([`read`](crate::read)) and
 //! the encoder ([`ser`](crate::ser)) are built on them.
 //!
+//! - [`word`]: the word-at-a-time (SWAR) primitives every fast path below
+//!   is built on, and [`block`]: the sixteen-byte tests (SSE2 on x86_64,
+//!   words elsewhere);
 //! - [`scan`]: finding the end of plain string runs and indentation, a block
 //!   or a word at a time;
 //! - [`escape`]: strings written as JSON string literals;
@@ -11,17 +14,10 @@
 //! - [`base64`]: bytes fields, both ways.
 
 pub(crate) mod base64;
+pub(crate) mod block;
 pub(crate) mod digits;
 pub(crate) mod escape;
 pub(crate) mod num;
 pub(crate) mod scan;
 pub(crate) mod short;
-
-/// `0x01` in every byte of a word: times a byte, that byte in every lane
-/// (`scan`, `num`).
-const ONES: u64 = u64::from_le_bytes([0x01; 8]);
-/// `0x80` in every byte of a word: each lane's high bit (`scan`, `num`).
-const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
-/// `'0'` in every byte of a word: the text of eight digits is their values
-/// plus this, their values the text minus it (`digits`, `num`).
-const ZEROS: u64 = u64::from_le_bytes([b'0'; 8]);
+pub(crate) mod word;

@@ -11,8 +11,9 @@
 
 use core::fmt;
 
+use crate::text::digits;
 use crate::text::short::Sink;
-use crate::text::{HIGHS, ONES, ZEROS, digits, scan};
+use crate::text::word::{self, ZEROS, digit_lanes, digit_word, digits_value};
 
 /// Returns the index of the first byte at or after `i` in `b` that is not an
 /// ASCII digit (or `b.len()`).
@@ -392,10 +393,8 @@ pub(crate) struct Plain {
 /// compared. The chain of positions through a document bounds how fast it
 /// decodes: every step whose length is computed from the bytes read (a
 /// sign, a quote, a digit count) adds that computation's latency to it,
-/// where a predicted branch adds nothing. With this for the sign and the
-/// quote, and [`digit_run`]'s constant moves, Small's fresh decode took
-/// 29.5 ns rather than 33 in alternating runs (`decode_into` 22 rather
-/// than 27), as many instructions as before.
+/// where a predicted branch adds nothing (`small` and its `decode_into`
+/// guard this, and [`digit_run`]'s constant moves).
 #[inline(always)]
 pub(crate) fn past_optional(start: usize, present: bool, usual: bool) -> usize {
     if present == usual {
@@ -475,7 +474,7 @@ fn digit_run(b: &[u8], i: &mut usize, digits: &mut u64) {
             return;
         }
         // The n digits into the top bytes, zeros (leading digits) below.
-        let v = eight_digits_value(x << (64 - 8 * n as u32));
+        let v = digits_value(x << (64 - 8 * n as u32));
         *digits = digits.wrapping_mul(POW10_U64[n]).wrapping_add(v);
         *i += n;
         if n < 8 {
@@ -486,17 +485,6 @@ fn digit_run(b: &[u8], i: &mut usize, digits: &mut u64) {
         *digits = digits.wrapping_mul(10).wrapping_add(u64::from(d - b'0'));
         *i += 1;
     }
-}
-
-/// The value of the eight decimal digits whose values (0..=9) are the
-/// bytes of `x`, the most significant in the lowest byte (as the text is
-/// loaded little-endian): pairs, then fours, then all eight combined in
-/// parallel lanes, three multiplications in all.
-#[inline(always)]
-fn eight_digits_value(x: u64) -> u64 {
-    let x = (x.wrapping_mul(10) + (x >> 8)) & 0x00ff_00ff_00ff_00ff;
-    let x = (x.wrapping_mul(100) + (x >> 16)) & 0x0000_ffff_0000_ffff;
-    (x.wrapping_mul(10_000) + (x >> 32)) & 0xffff_ffff
 }
 
 /// Powers of ten up to eight digits' worth.
@@ -515,7 +503,7 @@ pub(crate) const POW10_U64: [u64; 9] = [
 /// The value of twenty decimal digits, if it fits in a `u64`: text no
 /// greater than `u64::MAX`'s, read in three independent parts (four
 /// digits, then two runs of eight in SWAR lanes) rather than by a chain of
-/// nineteen dependent multiplications, which took about 75 cycles: random
+/// nineteen dependent multiplications, a long wait: random
 /// 64-bit values (hashes, `fixed64` IDs) have twenty digits nearly half
 /// the time.
 #[cold]
@@ -526,7 +514,7 @@ fn twenty_digits(digits: &[u8]) -> Option<u64> {
     }
     let eight = |at: usize| {
         let word = u64::from_le_bytes(digits[at..at + 8].try_into().expect("8 bytes"));
-        eight_digits_value(word - ZEROS)
+        digits_value(word - ZEROS)
     };
     let head = digits[..4]
         .iter()
@@ -685,7 +673,7 @@ pub(crate) fn short_integer<T: Int, const QUOTED: bool, const N: usize>(
     window: &[u8; N],
 ) -> Option<(T, usize)> {
     let space = usize::from(window[0] == b' ');
-    let opening = scan::word(window, space);
+    let opening = word::load(window, space);
     if (opening as u8 == b'"') != QUOTED {
         return None;
     }
@@ -715,7 +703,7 @@ pub(crate) fn short_digits<const N: usize>(window: &[u8; N], first: usize) -> Op
     // Every offset read below is in the window (the widest: 3 bytes of
     // space, quote and sign, then 16 digits and a word of 8).
     const { assert!(N == 16 || N >= 32) };
-    let head = scan::word(window, first);
+    let head = word::load(window, first);
     let (mut digits, mut count) = digit_word(head)?;
     if count > 1 && head as u8 == b'0' {
         // A leading zero: only "0" itself is plain.
@@ -729,7 +717,7 @@ pub(crate) fn short_digits<const N: usize>(window: &[u8; N], first: usize) -> Op
         if N < 32 || count != full {
             break;
         }
-        let (more, n) = digit_word(scan::word(window, first + count)).unwrap_or((0, 0));
+        let (more, n) = digit_word(word::load(window, first + count)).unwrap_or((0, 0));
         if n > limit {
             return None;
         }
@@ -737,43 +725,6 @@ pub(crate) fn short_digits<const N: usize>(window: &[u8; N], first: usize) -> Op
         count += n;
     }
     Some((digits, count))
-}
-
-/// The value of the digits `word` (eight bytes of text) begins with, and
-/// how many there are; `None` if it begins with none.
-#[inline(always)]
-pub(crate) fn digit_word(word: u64) -> Option<(u64, usize)> {
-    let (x, count) = digit_lanes(word);
-    (count > 0).then(|| (eight_digits_value(x << (64 - 8 * count as u32)), count))
-}
-
-/// The digits of `word` (eight bytes of text) if it has the form `shape`,
-/// where `'0'` stands for any digit and every other byte for itself: each
-/// digit's value in its lane, the other lanes zero (`"-00T00:0"` is the
-/// middle of a timestamp). With `shape` known at compile time, a few
-/// instructions for the eight bytes at once.
-#[inline(always)]
-pub(crate) fn shaped_digits(word: u64, shape: &[u8; 8]) -> Option<u64> {
-    let lanes = shape
-        .iter()
-        .rev()
-        .fold(0u64, |m, &b| (m << 8) | (u64::from(b == b'0') * 0xff));
-    let shape = u64::from_le_bytes(*shape);
-    // The other bytes made digits, so that all eight must be digits.
-    let digits = (word & lanes) | (ZEROS & !lanes);
-    let fits = word & !lanes == shape & !lanes && digit_lanes(digits).1 == 8;
-    fits.then(|| digits - ZEROS)
-}
-
-/// The bytes of `word` (eight bytes of text) minus `'0'`, each digit's
-/// value in its lane, and how many digits the word begins with (0 to 8):
-/// every byte classified at once, no branch per digit.
-#[inline(always)]
-fn digit_lanes(word: u64) -> (u64, usize) {
-    let x = word.wrapping_sub(ZEROS);
-    // The high bit of each byte that is not a digit (below '0' wraps).
-    let not_digit = (x.wrapping_add(ONES * 0x76) | x) & HIGHS;
-    (x, (not_digit.trailing_zeros() / 8) as usize)
 }
 
 /// Whether `b` may follow an unquoted number: what ends a JSON value in an

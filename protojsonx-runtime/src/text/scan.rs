@@ -1,53 +1,30 @@
 //! Block- and word-at-a-time scanning of JSON string bodies and whitespace.
 //!
 //! Most strings in real payloads are short runs of plain ASCII. Looking at
-//! sixteen bytes per step (SSE2, part of every x86_64) or eight (SWAR: SIMD
-//! within a register, for short strings and other targets) for the few
-//! bytes that end a plain run (`"`, `\`, control characters and, when
-//! reading, non-ASCII) makes scanning several times faster than a byte loop,
-//! and knowing that a run is ASCII makes UTF-8 validation unnecessary. Words
-//! are read with `from_le_bytes`. `unsafe` is used for the SSE2 intrinsics,
-//! and to turn a prefix proven ASCII into `&str` without a second pass.
+//! sixteen bytes per step ([`block`]) or eight ([`word`]: short strings)
+//! for the few bytes that end a plain run (`"`, `\`, control characters
+//! and, when reading, non-ASCII) makes scanning several times faster than a
+//! byte loop, and knowing that a run is ASCII makes UTF-8 validation
+//! unnecessary. `unsafe` is used to turn a prefix proven ASCII into `&str`
+//! without a second pass.
 
-use crate::text::{HIGHS, ONES};
-
-/// Non-zero iff some byte of `w` is below `n` (`n` at most 0x80), counting
-/// only bytes below 0x80 (bytes with the high bit set never count).
-#[inline(always)]
-fn any_below(w: u64, n: u8) -> u64 {
-    w.wrapping_sub(ONES * u64::from(n)) & !w & HIGHS
-}
-
-/// Non-zero iff some byte of `w` equals `b`.
-#[inline(always)]
-fn any_equal(w: u64, b: u8) -> u64 {
-    any_below(w ^ (ONES * u64::from(b)), 1)
-}
+use crate::text::block::{self, word_flags};
+use crate::text::word::{load as word, load_half as half, splat, zero_lanes};
 
 /// The index of the last `byte` in `bytes`, a word at a time from the
 /// end: for short inputs (an `Any`'s type URL, whose message name follows
 /// its last `/`), where `memrchr`'s setup costs more than the search.
 pub(crate) fn last_index_of(bytes: &[u8], byte: u8) -> Option<usize> {
-    const LOW7: u64 = !HIGHS;
     let mut end = bytes.len();
     while end >= 8 {
-        let x = word(bytes, end - 8) ^ (ONES * u64::from(byte));
-        // The high bit of exactly the bytes of `x` that are zero (no borrow
-        // between bytes, unlike `any_below`): the last match is the highest.
-        let zero = !((x & LOW7).wrapping_add(LOW7) | x | LOW7);
+        // Exact flags: the last match is the highest.
+        let zero = zero_lanes(word(bytes, end - 8) ^ splat(byte));
         if zero != 0 {
             return Some(end - 1 - zero.leading_zeros() as usize / 8);
         }
         end -= 8;
     }
     bytes[..end].iter().rposition(|&b| b == byte)
-}
-
-/// Non-zero iff some byte of `w` needs escaping in a JSON string: `"`, `\`
-/// or a control character.
-#[inline(always)]
-fn any_special(w: u64) -> u64 {
-    any_equal(w, b'"') | any_equal(w, b'\\') | any_below(w, 0x20)
 }
 
 /// Length of the prefix of `bytes` that a JSON string can hold unescaped:
@@ -87,26 +64,19 @@ fn short_is_unflagged(bytes: &[u8], ascii: bool) -> bool {
     let n = bytes.len();
     debug_assert!(n <= 16);
     if n >= 8 {
-        words_flags(word(bytes, 0), word(bytes, n - 8), ascii) == 0
+        !block::words_flagged(word(bytes, 0), word(bytes, n - 8), ascii)
     } else if n >= 4 {
         let w = u64::from(half(bytes, 0)) | u64::from(half(bytes, n - 4)) << 32;
-        words_flags(w, w, ascii) == 0
+        !block::words_flagged(w, w, ascii)
     } else if let Some((&last, _)) = bytes.split_last() {
         // One to three bytes: the first, middle and last (every byte, some
         // twice) in a word of spaces.
         let (first, middle) = (bytes[0], bytes[n / 2]);
         let w = u64::from_le_bytes([first, middle, last, b' ', b' ', b' ', b' ', b' ']);
-        words_flags(w, w, ascii) == 0
+        !block::words_flagged(w, w, ascii)
     } else {
         true
     }
-}
-
-/// The word scan's flags (see [`prefix_len`]): the high bit of every byte
-/// of `w` that ends a plain run, and possibly of bytes after one.
-#[inline(always)]
-fn word_flags(w: u64, ascii: bool) -> u64 {
-    any_special(w) | if ascii { w & HIGHS } else { 0 }
 }
 
 /// The prefix of `input[start..]` that is plain ASCII string content, as
@@ -122,8 +92,8 @@ pub(crate) fn plain_ascii_prefix(input: &[u8], start: usize) -> &str {
     let bytes = &input[start..];
     let len = match block_flags_from(input, start, true) {
         Some(hits) if hits != 0 => hits.trailing_zeros() as usize,
-        // Tested again from the start: starting after the first block was
-        // measured slower on `order` and Small (faster on OTLP).
+        // Tested again from the start: starting after the first block
+        // slows `order` and `small` more than it speeds `otlp`.
         _ => ascii_run_len(bytes),
     };
     let prefix = &bytes[..len];
@@ -143,36 +113,20 @@ pub(crate) fn plain_ascii_prefix(input: &[u8], start: usize) -> &str {
     unsafe { std::str::from_utf8_unchecked(prefix) }
 }
 
-/// The flags ([`block_flags`]) of the sixteen bytes of `input` from
+/// The flags ([`block::flags`]) of the sixteen bytes of `input` from
 /// `start`, lowest first. Where fewer are left, those of the input's last
 /// sixteen bytes shifted down to start at `start` (so a string near the
-/// end of a small input is found in line too): exact on x86_64, whose
-/// block test flags every byte on its own; elsewhere, and in an input
-/// shorter than a block, `None`.
+/// end of a small input is found in line too: the block test flags every
+/// byte on its own). `None` in an input shorter than a block.
 #[inline(always)]
 fn block_flags_from(input: &[u8], start: usize, ascii: bool) -> Option<u32> {
     match input.get(start..).and_then(<[u8]>::first_chunk::<16>) {
-        Some(block) => Some(block_flags(block, ascii)),
-        None => last_block_flags_from(input, start, ascii),
+        Some(block) => Some(block::flags(block, ascii)),
+        None => {
+            let last = input.last_chunk::<16>()?;
+            Some(block::flags(last, ascii) >> (start - (input.len() - 16)))
+        }
     }
-}
-
-/// [`block_flags_from`] near the input's end (`start` within its last
-/// sixteen bytes).
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn last_block_flags_from(input: &[u8], start: usize, ascii: bool) -> Option<u32> {
-    let last = input.last_chunk::<16>()?;
-    Some(block_flags(last, ascii) >> (start - (input.len() - 16)))
-}
-
-/// [`block_flags_from`] near the input's end: elsewhere than on x86_64,
-/// a block's flags are exact only at the first, so bytes before `start`
-/// could hide those after it.
-#[cfg(not(target_arch = "x86_64"))]
-#[inline(always)]
-fn last_block_flags_from(_: &[u8], _: usize, _: bool) -> Option<u32> {
-    None
 }
 
 /// [`run_len`] of ASCII, out of line: [`plain_ascii_prefix`]'s long path.
@@ -199,8 +153,8 @@ pub(crate) fn spaces_len(bytes: &[u8]) -> Option<usize> {
 #[inline(always)]
 pub(crate) fn line_indent_end(bytes: &[u8; 32]) -> usize {
     let (start, rest) = bytes.split_at(16);
-    let line_start = same(start.try_into().expect("16 bytes"), &LINE_START)
-        | same(rest.try_into().expect("16 bytes"), &SPACES) << 16;
+    let line_start = block::same(start.try_into().expect("16 bytes"), &LINE_START)
+        | block::same(rest.try_into().expect("16 bytes"), &SPACES) << 16;
     // The first byte that differs; 32 when both blocks are a line start.
     line_start.trailing_ones() as usize
 }
@@ -238,51 +192,7 @@ fn non_spaces(chunk: &[u8; 16]) -> u32 {
 /// the byte of `pattern` at the same place.
 #[inline(always)]
 fn differs(chunk: &[u8; 16], pattern: &[u8; 16]) -> u32 {
-    !same(chunk, pattern) & 0xffff
-}
-
-/// One bit per byte of `chunk`, lowest first: set where it equals the
-/// byte of `pattern` at the same place; the upper sixteen bits clear.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn same(chunk: &[u8; 16], pattern: &[u8; 16]) -> u32 {
-    use std::arch::x86_64::{_mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8};
-    // SAFETY: SSE2 is part of x86_64; the loads read the 16 bytes of
-    // `chunk` and of `pattern`.
-    let same = unsafe {
-        let v = _mm_loadu_si128(chunk.as_ptr().cast());
-        let want = _mm_loadu_si128(pattern.as_ptr().cast());
-        _mm_movemask_epi8(_mm_cmpeq_epi8(v, want))
-    };
-    same as u32
-}
-
-/// One bit per byte of `chunk`, lowest first: set where it equals the
-/// byte of `pattern` at the same place; the upper sixteen bits clear.
-#[cfg(not(target_arch = "x86_64"))]
-#[inline(always)]
-fn same(chunk: &[u8; 16], pattern: &[u8; 16]) -> u32 {
-    chunk
-        .iter()
-        .zip(pattern)
-        .enumerate()
-        .fold(0, |m, (i, (b, want))| m | (u32::from(b == want) << i))
-}
-
-/// The eight bytes of `b` from `at`, as a little-endian word.
-#[inline(always)]
-pub(crate) fn word(b: &[u8], at: usize) -> u64 {
-    let mut w = [0u8; 8];
-    w.copy_from_slice(&b[at..at + 8]);
-    u64::from_le_bytes(w)
-}
-
-/// The four bytes of `b` from `at`, as a little-endian half-word.
-#[inline(always)]
-pub(crate) fn half(b: &[u8], at: usize) -> u32 {
-    let mut w = [0u8; 4];
-    w.copy_from_slice(&b[at..at + 4]);
-    u32::from_le_bytes(w)
+    !block::same(chunk, pattern) & 0xffff
 }
 
 /// The first eight bytes of `key` as a little-endian word (zeros past its
@@ -346,7 +256,7 @@ fn words_match_from(hay: &[u8], key: &[u8], mut i: usize) -> bool {
 
 /// Length of the plain run that starts `bytes`: before the first `"`, `\`
 /// or control character, or with `ascii` byte from 0x80 up. Sixteen bytes
-/// at a time (SSE2 on x86_64) while they fit, the last sixteen overlapping
+/// at a time ([`block::flags`]) while they fit, the last sixteen overlapping
 /// bytes already tested; inputs shorter than that go through the word scan.
 #[inline(always)]
 fn run_len(bytes: &[u8], ascii: bool) -> usize {
@@ -354,82 +264,17 @@ fn run_len(bytes: &[u8], ascii: bool) -> usize {
     if len < 16 {
         return prefix_len(bytes, ascii);
     }
-    match first_flag_in_blocks(bytes, |block| block_flags(block, ascii)) {
+    match first_flag_in_blocks(bytes, |block| block::flags(block, ascii)) {
         Ok(at) => return at,
         Err(scanned) if scanned == len => return len,
         Err(_) => {}
     }
     // The bytes scanned are plain, so the lowest flag of the last block
     // (which overlaps them) is exact.
-    match block_flags(bytes[len - 16..].try_into().expect("16 bytes"), ascii) {
+    match block::flags(bytes[len - 16..].try_into().expect("16 bytes"), ascii) {
         0 => len,
         hits => len - 16 + hits.trailing_zeros() as usize,
     }
-}
-
-/// One bit per byte of `block`, lowest first, set at least at its first
-/// byte that ends a plain run (see [`run_len`]), and at none before it.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn block_flags(block: &[u8; 16], ascii: bool) -> u32 {
-    // SAFETY: SSE2 is part of x86_64, and the load reads the 16 bytes of `block`.
-    let v = unsafe { std::arch::x86_64::_mm_loadu_si128(block.as_ptr().cast()) };
-    sse2::flags(v, ascii)
-}
-
-/// [`block_flags`] of the block `lo` then `hi` (little-endian words), put
-/// together in a register: short strings' two overlapping words tested in
-/// one go, not two.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn words_flags(lo: u64, hi: u64, ascii: bool) -> u32 {
-    // SAFETY: SSE2 is part of x86_64.
-    let v = unsafe { std::arch::x86_64::_mm_set_epi64x(hi as i64, lo as i64) };
-    sse2::flags(v, ascii)
-}
-
-/// The block test behind [`block_flags`] and [`words_flags`].
-#[cfg(target_arch = "x86_64")]
-mod sse2 {
-    use std::arch::x86_64::{
-        __m128i, _mm_cmpeq_epi8, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
-    };
-
-    /// One bit per byte of `v`, lowest first: set where it is `"`, `\` or a
-    /// control character, or (with `ascii`) from 0x80 up.
-    #[inline(always)]
-    pub(super) fn flags(v: __m128i, ascii: bool) -> u32 {
-        // SAFETY: SSE2 is part of x86_64; no memory is touched.
-        unsafe {
-            let quote = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'"' as i8));
-            let backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8));
-            // Below 0x20: unchanged by an unsigned minimum with 0x1f.
-            let control = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v);
-            let special = _mm_or_si128(_mm_or_si128(quote, backslash), control);
-            let high = if ascii { _mm_movemask_epi8(v) } else { 0 };
-            (_mm_movemask_epi8(special) | high) as u32
-        }
-    }
-}
-
-/// One bit per byte of `block`, lowest first, set at least at its first
-/// byte that ends a plain run (see [`run_len`]), and at none before it.
-#[cfg(not(target_arch = "x86_64"))]
-#[inline(always)]
-fn block_flags(block: &[u8; 16], ascii: bool) -> u32 {
-    let (first, second) = (word(block, 0), word(block, 8));
-    match (word_flags(first, ascii), word_flags(second, ascii)) {
-        (0, 0) => 0,
-        (0, high) => 1 << (8 + high.trailing_zeros() / 8),
-        (low, _) => 1 << (low.trailing_zeros() / 8),
-    }
-}
-
-/// Non-zero iff some byte of the block `lo` then `hi` ends a plain run.
-#[cfg(not(target_arch = "x86_64"))]
-#[inline(always)]
-fn words_flags(lo: u64, hi: u64, ascii: bool) -> u64 {
-    word_flags(lo, ascii) | word_flags(hi, ascii)
 }
 
 /// The word scan, for inputs shorter than a block ([`run_len`]):

@@ -13,7 +13,7 @@
 use std::alloc::{self, Layout};
 use std::mem::MaybeUninit;
 
-use crate::text::scan;
+use crate::text::word;
 
 /// Capacity of a [`ShortText`]: a quoted, signed 20-digit integer (23
 /// bytes), written eight digits at a time (so up to 26), fits, and so does
@@ -104,15 +104,15 @@ pub(crate) fn replace(out: &mut Vec<u8>, bytes: &[u8]) {
         if n > ShortText::MAX_STR {
             std::ptr::copy_nonoverlapping(from, to, n);
         } else if n >= 8 {
-            to.cast::<u64>().write_unaligned(scan::word(bytes, 0));
+            to.cast::<u64>().write_unaligned(word::load(bytes, 0));
             to.add(n - 8)
                 .cast::<u64>()
-                .write_unaligned(scan::word(bytes, n - 8));
+                .write_unaligned(word::load(bytes, n - 8));
         } else if n >= 4 {
-            to.cast::<u32>().write_unaligned(scan::half(bytes, 0));
+            to.cast::<u32>().write_unaligned(word::load_half(bytes, 0));
             to.add(n - 4)
                 .cast::<u32>()
-                .write_unaligned(scan::half(bytes, n - 4));
+                .write_unaligned(word::load_half(bytes, n - 4));
         } else {
             for i in 0..n {
                 to.add(i).write(*from.add(i));
@@ -202,11 +202,11 @@ impl ShortText<'_> {
         let (at, n) = (self.len, bytes.len());
         debug_assert!(n <= Self::MAX_STR);
         if n >= 8 {
-            self.put(at, scan::word(bytes, 0).to_le_bytes());
-            self.put(at + n - 8, scan::word(bytes, n - 8).to_le_bytes());
+            self.put(at, word::load(bytes, 0).to_le_bytes());
+            self.put(at + n - 8, word::load(bytes, n - 8).to_le_bytes());
         } else if n >= 4 {
-            self.put(at, scan::half(bytes, 0).to_le_bytes());
-            self.put(at + n - 4, scan::half(bytes, n - 4).to_le_bytes());
+            self.put(at, word::load_half(bytes, 0).to_le_bytes());
+            self.put(at + n - 4, word::load_half(bytes, n - 4).to_le_bytes());
         } else {
             for (i, &b) in bytes.iter().enumerate() {
                 self.buf[at + i].write(b);

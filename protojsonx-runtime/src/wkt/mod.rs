@@ -33,7 +33,7 @@ pub use registry::{TypeRegistry, register, register_with};
 
 use crate::de::Decoder;
 use crate::error::Error;
-use crate::text::{num, scan};
+use crate::text::{num, word};
 
 /// Parses the text of a `Timestamp` or `Duration` into seconds and nanos,
 /// or says why it is invalid.
@@ -100,7 +100,7 @@ fn short_end(window: &[u8; SHORT], at: usize, suffix: u8) -> Option<(i32, usize)
 /// left for the caller to refuse (it is not the suffix the caller expects).
 #[inline(always)]
 fn short_fraction(window: &[u8; SHORT], at: usize) -> Option<(i32, usize)> {
-    let (mut value, mut count) = num::digit_word(scan::word(window, at))?;
+    let (mut value, mut count) = word::digit_word(word::load(window, at))?;
     let ninth = window[at + 8].wrapping_sub(b'0');
     if count == 8 && ninth <= 9 {
         (value, count) = (value * 10 + u64::from(ninth), 9);

@@ -16,7 +16,7 @@ use crate::ProtoJson;
 use crate::de::Decoder;
 use crate::error::{Error, ErrorKind};
 use crate::ser::Encoder;
-use crate::text::{num, scan};
+use crate::text::word;
 
 /// 0001-01-01T00:00:00Z in seconds since the Unix epoch.
 const MIN_SECONDS: i64 = -62_135_596_800;
@@ -225,9 +225,9 @@ fn civil_seconds(
 /// are checked three words at a time, against their shape.
 fn short(window: &[u8; SHORT]) -> Option<((i64, i32), usize)> {
     let quote = usize::from(window[0] == b' ');
-    let date = num::shaped_digits(scan::word(window, quote), b"\"0000-00")?;
-    let day = num::shaped_digits(scan::word(window, quote + 8), b"-00T00:0")?;
-    let time = num::shaped_digits(scan::word(window, quote + 12), b"00:00:00")?;
+    let date = word::shaped_digits(word::load(window, quote), b"\"0000-00")?;
+    let day = word::shaped_digits(word::load(window, quote + 8), b"-00T00:0")?;
+    let time = word::shaped_digits(word::load(window, quote + 12), b"00:00:00")?;
     let seconds = civil_seconds(
         lanes(date, 1, 4),
         lanes(date, 6, 2),
@@ -242,7 +242,7 @@ fn short(window: &[u8; SHORT]) -> Option<((i64, i32), usize)> {
 }
 
 /// The number the `count` digits from lane `from` of `digits` (values in
-/// lanes, as [`num::shaped_digits`] gives them) make.
+/// lanes, as [`word::shaped_digits`] gives them) make.
 #[inline(always)]
 fn lanes(digits: u64, from: u32, count: u32) -> i64 {
     (from..from + count).fold(0, |n, lane| n * 10 + ((digits >> (8 * lane)) & 0xff) as i64)
