@@ -9,7 +9,7 @@
 //!   ([`PlainNumber`]) or one step ([`short_digits`]); anything else falls
 //!   to the general path, which the tests (and the property tests of the
 //!   reader's fast paths) hold them to.
-//! - [`write`]: [`write_f64`] / [`write_f32`], the shortest text that
+//! - [`write`](mod@write): [`write_f64`] / [`write_f32`], the shortest text that
 //!   round-trips, in JSON number grammar: whole numbers of thousandths
 //!   through [`digits::thousandths`](crate::text::digits::thousandths), all
 //!   others via `zmij`.
