@@ -77,6 +77,49 @@ impl Builder {
         self
     }
 
+    /// Changes prost-build's own [`prost_build::Config`] before it generates
+    /// the structs, for what only the structs need: attributes
+    /// (`type_attribute`, `message_attribute`, `enum_attribute`,
+    /// `field_attribute`), `skip_debug`, `disable_comments`,
+    /// `type_name_domain`, ... Calls add up, made in order after the shared
+    /// settings of [`configure`](Self::configure).
+    ///
+    /// Settings that change the Rust types (`btree_map`, `bytes`, `boxed`,
+    /// `extern_path`, `compile_well_known_types`, `retain_enum_prefix`,
+    /// `enable_type_names`) belong in [`configure`](Self::configure): only
+    /// there do they reach the JSON code too, which would not fit the
+    /// structs otherwise. The builder writes the files itself, so prost-build's
+    /// file settings (`out_dir`, `include_file`, `file_descriptor_set_path`)
+    /// have no effect: use [`out_dir`](Self::out_dir) and
+    /// [`include_file`](Self::include_file). With
+    /// [`Config::json_only`] no structs are generated and nothing here is used.
+    ///
+    /// ```
+    /// # fn main() -> std::io::Result<()> {
+    /// # let dir = std::env::temp_dir().join(format!("protojsonx-doc-{}", std::process::id()));
+    /// # std::fs::create_dir_all(dir.join("shop/v1"))?;
+    /// # std::fs::write(dir.join("shop/v1/item.proto"), "syntax = \"proto3\"; package shop.v1; message Item { string sku = 1; }")?;
+    /// protoc_gen_rust_protojsonx::Builder::new()
+    ///     .include(&dir)
+    ///     .out_dir(&dir)
+    ///     .prost_config(|c| {
+    ///         c.type_attribute(".shop.v1.Item", "#[derive(PartialOrd)]");
+    ///     })
+    ///     .compile(&[dir.join("shop/v1/item.proto")])?;
+    /// let code = std::fs::read_to_string(dir.join("shop.v1.rs"))?;
+    /// assert!(code.contains("#[derive(PartialOrd)]\n#[derive(Clone, PartialEq"));
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn prost_config(
+        &mut self,
+        change: impl Fn(&mut prost_build::Config) + Send + Sync + 'static,
+    ) -> &mut Self {
+        self.config.prost_changes.push(change);
+        self
+    }
+
     /// Parses `protos` (and what they import) and generates code for them.
     pub fn compile(&self, protos: &[impl AsRef<Path>]) -> io::Result<()> {
         let (set, to_generate) = self.file_descriptor_set(protos)?;
