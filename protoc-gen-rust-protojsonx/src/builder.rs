@@ -120,6 +120,40 @@ impl Builder {
         self
     }
 
+    /// prost-build's [`prost_build::Config`] with this builder's settings for
+    /// the structs: the shared settings of [`configure`](Self::configure)
+    /// that change the Rust types, then the changes of
+    /// [`prost_config`](Self::prost_config). For generators that run
+    /// prost-build themselves, such as tonic-prost-build's
+    /// `compile_fds_with_config` and `compile_with_config`: give them this
+    /// `Config` for the structs, and write the JSON code beside them with the
+    /// same builder and [`Config::json_only`], so that both halves are made
+    /// with the same settings.
+    ///
+    /// The JSON code cannot travel inside the returned `Config`: prost-build's
+    /// one hook for adding code to its files, the service generator, is the
+    /// one tonic-prost-build replaces with its own.
+    ///
+    /// ```ignore
+    /// // build.rs
+    /// let mut json = protoc_gen_rust_protojsonx::Builder::new();
+    /// json.include("proto").configure(|c| {
+    ///     c.btree_map(".");
+    /// });
+    /// let (fds, to_generate) = json.file_descriptor_set(&["proto/shop/v1/shop.proto"])?;
+    /// tonic_prost_build::configure()
+    ///     .compile_fds_with_config(fds.clone(), json.prost_build_config())?;
+    /// json.configure(|c| {
+    ///     c.json_only();
+    /// })
+    /// .compile_fds(fds, &to_generate)?;
+    /// // src/lib.rs: include! both `shop.v1.rs` and `shop.v1.protojsonx.rs`
+    /// // in the package's module.
+    /// ```
+    pub fn prost_build_config(&self) -> prost_build::Config {
+        self.config.prost_config()
+    }
+
     /// Parses `protos` (and what they import) and generates code for them.
     pub fn compile(&self, protos: &[impl AsRef<Path>]) -> io::Result<()> {
         let (set, to_generate) = self.file_descriptor_set(protos)?;
