@@ -107,8 +107,9 @@ pub mod __private {
 
 /// What the dynamic transcoder (`protojsonx-dynamic`) uses of this crate's
 /// internals: entry points, the reader and writer, errors and the `Any`
-/// machinery. Not a public API, and not part of the contract with generated
-/// code: `protojsonx-dynamic` is built against the runtime of its own release.
+/// machinery. Not a public API, and not covered by `__private::CONTRACT`:
+/// no generated code calls it, and `protojsonx-dynamic` is released together
+/// with this crate.
 #[doc(hidden)]
 pub mod __dynamic {
     pub use crate::de::{Decoder, JsonType, OwnedFieldKeys, decode_with};

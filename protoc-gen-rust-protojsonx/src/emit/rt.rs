@@ -11,7 +11,7 @@ use quote::quote;
 /// runtime's `__private::CONTRACT` of the same release. Bumped with it when
 /// an item generated code calls changes. The two cannot drift apart
 /// unnoticed: the runtime compiles this generator's code for the plain
-/// prost-types messages, which its test `prost_types` keeps fresh.
+/// prost-types messages, which this crate's test `prost_types` keeps fresh.
 pub const CONTRACT: u32 = 1;
 
 /// The comment above [`contract_check`] in generated files (prettyplease
