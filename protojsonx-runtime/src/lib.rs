@@ -73,9 +73,10 @@ pub use options::{DecodeOptions, EncodeOptions};
 pub use stream::single::from_reader;
 pub use wkt::{TypeRegistry, register, register_with};
 
-/// The contract between generated code and this crate: everything the code
-/// `protoc-gen-rust-protojsonx` writes calls, besides the public
-/// [`ProtoJson`] trait and [`TypeRegistry`]. Not a public API.
+/// The contract between generated code and this crate: everything that the
+/// code written by `protoc-gen-rust-protojsonx` calls, besides the public
+/// [`ProtoJson`] trait, [`TypeRegistry`] and [`register_with`]. Not a
+/// public API.
 ///
 /// The contract has a number, [`CONTRACT`](__private::CONTRACT), and every
 /// generated file checks it at compile time with
@@ -93,6 +94,7 @@ pub mod __private {
     pub use crate::JsonEnum;
     pub use crate::de::{Decoder, Fields};
     pub use crate::reset::reset_unless;
+    pub use crate::ser::Encoder;
     pub use crate::size_hint::SizeHint;
     pub use crate::wkt::compiled::{read_as, write_as};
     pub use prost_types;
@@ -102,7 +104,7 @@ pub mod __private {
     pub use crate::de::{ScalarField, Seen};
     pub use crate::map::{JsonKey, JsonMap, MapKey, MapValue};
     pub use crate::reset::{Bytes, EnumField, Reset};
-    pub use crate::ser::{Encoder, Mark, Object, ObjectWriter};
+    pub use crate::ser::{Mark, Object, ObjectWriter};
 }
 
 /// What the dynamic transcoder (`protojsonx-dynamic`) uses of this crate's
