@@ -3,18 +3,22 @@
 //! protojsonx-tonic's ProtoJSON codec (`json/inventory.v1.rs`: `codec_path`,
 //! the messages are the first file's through `extern_path`); protojsonx
 //! writes their ProtoJSON code (`inventory.v1.protojsonx.rs`, `json_only`).
-//! All get the same descriptors, parsed by protojsonx's Builder: no
-//! `protoc` needed.
+//! All get the same descriptors, parsed by protojsonx's Builder (no
+//! `protoc` needed), and tonic-prost-build makes the structs with the
+//! builder's prost-build settings (`prost_build_config`), which the JSON
+//! code is made with too.
 
 const PROTO: &str = "proto/inventory/v1/inventory.proto";
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let (fds, to_generate) = protoc_gen_rust_protojsonx::Builder::new()
-        .include("proto")
-        .file_descriptor_set(&[PROTO])?;
+    let mut protojsonx = protoc_gen_rust_protojsonx::Builder::new();
+    protojsonx.include("proto");
+    let (fds, to_generate) = protojsonx.file_descriptor_set(&[PROTO])?;
+    // The structs with protojsonx's settings (none here beyond the defaults;
+    // `configure` would set them for both the structs and the JSON code).
     tonic_prost_build::configure()
         .build_client(false)
-        .compile_fds(fds.clone())?;
+        .compile_fds_with_config(fds.clone(), protojsonx.prost_build_config())?;
     let json = std::path::PathBuf::from(std::env::var("OUT_DIR")?).join("json");
     std::fs::create_dir_all(&json)?;
     tonic_prost_build::configure()
@@ -23,7 +27,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .extern_path(".inventory.v1", "crate::inventory::v1")
         .codec_path("protojsonx_tonic::ProtoJsonCodec")
         .compile_fds(fds.clone())?;
-    protoc_gen_rust_protojsonx::Builder::new()
+    protojsonx
         .configure(|c| {
             c.json_only();
         })

@@ -77,6 +77,83 @@ impl Builder {
         self
     }
 
+    /// Changes prost-build's own [`prost_build::Config`] before it generates
+    /// the structs, for what only the structs need: attributes
+    /// (`type_attribute`, `message_attribute`, `enum_attribute`,
+    /// `field_attribute`), `skip_debug`, `disable_comments`,
+    /// `type_name_domain`, ... Calls add up, made in order after the shared
+    /// settings of [`configure`](Self::configure).
+    ///
+    /// Settings that change the Rust types (`btree_map`, `bytes`, `boxed`,
+    /// `extern_path`, `compile_well_known_types`, `retain_enum_prefix`,
+    /// `enable_type_names`) belong in [`configure`](Self::configure): only
+    /// there do they reach the JSON code too, which would not fit the
+    /// structs otherwise. The builder writes the files itself, so prost-build's
+    /// file settings (`out_dir`, `include_file`, `file_descriptor_set_path`)
+    /// have no effect: use [`out_dir`](Self::out_dir) and
+    /// [`include_file`](Self::include_file). With
+    /// [`Config::json_only`] no structs are generated and nothing here is used.
+    ///
+    /// ```
+    /// # fn main() -> std::io::Result<()> {
+    /// # let dir = std::env::temp_dir().join(format!("protojsonx-doc-{}", std::process::id()));
+    /// # std::fs::create_dir_all(dir.join("shop/v1"))?;
+    /// # std::fs::write(dir.join("shop/v1/item.proto"), "syntax = \"proto3\"; package shop.v1; message Item { string sku = 1; }")?;
+    /// protoc_gen_rust_protojsonx::Builder::new()
+    ///     .include(&dir)
+    ///     .out_dir(&dir)
+    ///     .prost_config(|c| {
+    ///         c.type_attribute(".shop.v1.Item", "#[derive(PartialOrd)]");
+    ///     })
+    ///     .compile(&[dir.join("shop/v1/item.proto")])?;
+    /// let code = std::fs::read_to_string(dir.join("shop.v1.rs"))?;
+    /// assert!(code.contains("#[derive(PartialOrd)]\n#[derive(Clone, PartialEq"));
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn prost_config(
+        &mut self,
+        change: impl Fn(&mut prost_build::Config) + Send + Sync + 'static,
+    ) -> &mut Self {
+        self.config.prost_changes.push(change);
+        self
+    }
+
+    /// prost-build's [`prost_build::Config`] with this builder's settings for
+    /// the structs: the shared settings of [`configure`](Self::configure)
+    /// that change the Rust types, then the changes of
+    /// [`prost_config`](Self::prost_config). For generators that run
+    /// prost-build themselves, such as tonic-prost-build's
+    /// `compile_fds_with_config` and `compile_with_config`: give them this
+    /// `Config` for the structs, and write the JSON code beside them with the
+    /// same builder and [`Config::json_only`], so that both halves are made
+    /// with the same settings.
+    ///
+    /// The JSON code cannot travel inside the returned `Config`: prost-build's
+    /// one hook for adding code to its files, the service generator, is the
+    /// one tonic-prost-build replaces with its own.
+    ///
+    /// ```ignore
+    /// // build.rs
+    /// let mut json = protoc_gen_rust_protojsonx::Builder::new();
+    /// json.include("proto").configure(|c| {
+    ///     c.btree_map(".");
+    /// });
+    /// let (fds, to_generate) = json.file_descriptor_set(&["proto/shop/v1/shop.proto"])?;
+    /// tonic_prost_build::configure()
+    ///     .compile_fds_with_config(fds.clone(), json.prost_build_config())?;
+    /// json.configure(|c| {
+    ///     c.json_only();
+    /// })
+    /// .compile_fds(fds, &to_generate)?;
+    /// // src/lib.rs: include! both `shop.v1.rs` and `shop.v1.protojsonx.rs`
+    /// // in the package's module.
+    /// ```
+    pub fn prost_build_config(&self) -> prost_build::Config {
+        self.config.prost_config()
+    }
+
     /// Parses `protos` (and what they import) and generates code for them.
     pub fn compile(&self, protos: &[impl AsRef<Path>]) -> io::Result<()> {
         let (set, to_generate) = self.file_descriptor_set(protos)?;

@@ -5,6 +5,9 @@
 //! JSON code must fit; they are applied to prost-build when the structs are
 //! generated too, so both halves always agree.
 
+use std::fmt;
+use std::sync::Arc;
+
 use crate::ident;
 
 /// Generation settings shared by the protoc plugin and the build.rs builder.
@@ -31,6 +34,33 @@ pub struct Config {
     pub(crate) json_only: bool,
     pub(crate) serde: bool,
     pub(crate) include_file: Option<String>,
+    pub(crate) prost_changes: ProstChanges,
+}
+
+/// Changes to prost-build's own `Config` from build.rs
+/// ([`Builder::prost_config`](crate::Builder::prost_config)), made in order
+/// after the shared settings, for the structs only.
+#[derive(Clone, Default)]
+pub(crate) struct ProstChanges(Vec<Arc<ProstChange>>);
+
+/// One change to prost-build's `Config`.
+type ProstChange = dyn Fn(&mut prost_build::Config) + Send + Sync;
+
+impl ProstChanges {
+    /// Adds `change`, to be made after those added before.
+    pub(crate) fn push(
+        &mut self,
+        change: impl Fn(&mut prost_build::Config) + Send + Sync + 'static,
+    ) {
+        self.0.push(Arc::new(change));
+    }
+}
+
+/// Closures have no `Debug`: says how many there are.
+impl fmt::Debug for ProstChanges {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "ProstChanges({} closures)", self.0.len())
+    }
 }
 
 impl Config {
@@ -118,7 +148,8 @@ impl Config {
         self
     }
 
-    /// A prost-build configuration with the same settings, for the structs.
+    /// A prost-build configuration with the same settings, for the structs,
+    /// then the build script's own changes to it.
     pub(crate) fn prost_config(&self) -> prost_build::Config {
         let mut config = prost_build::Config::new();
         for (proto, rust) in &self.extern_paths {
@@ -136,6 +167,9 @@ impl Config {
         }
         if self.enable_type_names {
             config.enable_type_names();
+        }
+        for change in &self.prost_changes.0 {
+            change(&mut config);
         }
         config
     }

@@ -273,3 +273,56 @@ fn serde_code(config: &Config, package: &model::Package) -> String {
         String::new()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// How many times `file` checks the runtime contract.
+    fn checks(file: &GeneratedFile) -> usize {
+        file.content
+            .matches("::protojsonx_runtime::__private::check_contract(")
+            .count()
+    }
+
+    #[test]
+    fn every_package_file_checks_the_contract_once_and_the_tree_not() {
+        let file = FileDescriptorProto {
+            name: Some("shop/v1/item.proto".into()),
+            package: Some("shop.v1".into()),
+            syntax: Some("proto3".into()),
+            message_type: vec![
+                prost_types::DescriptorProto {
+                    name: Some("Item".into()),
+                    ..Default::default()
+                },
+                prost_types::DescriptorProto {
+                    name: Some("Basket".into()),
+                    ..Default::default()
+                },
+            ],
+            ..Default::default()
+        };
+        for json_only in [false, true] {
+            let mut config = Config::new();
+            config.include_file("mod.rs");
+            if json_only {
+                config.json_only();
+            }
+            let files = generate(
+                &config,
+                std::slice::from_ref(&file),
+                &["shop/v1/item.proto".into()],
+            )
+            .unwrap();
+            let counts: Vec<(&str, usize)> =
+                files.iter().map(|f| (f.name.as_str(), checks(f))).collect();
+            let package = if json_only {
+                "shop.v1.protojsonx.rs"
+            } else {
+                "shop.v1.rs"
+            };
+            assert_eq!(counts, [("mod.rs", 0), (package, 1)]);
+        }
+    }
+}

@@ -8,7 +8,7 @@ use protojsonx_runtime::{DecodeOptions, EncodeOptions};
 
 use crate::ProtoJsonResponse;
 
-/// The options [`ProtoJson`](crate::ProtoJson) decodes request bodies with,
+/// The options [`ProtoJsonBody`](crate::ProtoJsonBody) decodes request bodies with,
 /// and the encode options handlers answer with through [`respond`](Self::respond).
 ///
 /// Install it as a request extension, on a router or on some routes; without
@@ -17,11 +17,11 @@ use crate::ProtoJsonResponse;
 ///
 /// ```
 /// use axum::{Extension, Router, routing::post};
-/// use protojsonx_axum::{ProtoJson, ProtoJsonConfig, ProtoJsonResponse};
+/// use protojsonx_axum::{ProtoJsonBody, ProtoJsonConfig, ProtoJsonResponse};
 /// use protojsonx_runtime::{DecodeOptions, EncodeOptions};
 /// use prost_types::Struct;
 ///
-/// async fn echo(config: ProtoJsonConfig, ProtoJson(body): ProtoJson<Struct>) -> ProtoJsonResponse<Struct> {
+/// async fn echo(config: ProtoJsonConfig, ProtoJsonBody(body): ProtoJsonBody<Struct>) -> ProtoJsonResponse<Struct> {
 ///     config.respond(body)
 /// }
 ///

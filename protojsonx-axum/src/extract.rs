@@ -1,19 +1,19 @@
-//! `ProtoJson<T>` as an extractor: content type, body limit, decoding.
+//! `ProtoJsonBody<T>` as an extractor: content type, body limit, decoding.
 
 use axum::body::Bytes;
 use axum::extract::{FromRequest, OptionalFromRequest, Request};
 use axum::http::{HeaderMap, header};
-use protojsonx_runtime::{DecodeOptions, ProtoJson as Message};
+use protojsonx_runtime::{DecodeOptions, ProtoJson};
 
-use crate::{ProtoJson, ProtoJsonConfig, ProtoJsonRejection};
+use crate::{ProtoJsonBody, ProtoJsonConfig, ProtoJsonRejection};
 
 /// Reads the body as ProtoJSON of `T`, with the decode options of the
 /// request's [`ProtoJsonConfig`]. Refuses a `Content-Type` that is not JSON
 /// (415), a body past axum's `DefaultBodyLimit` (413) and a body that does
 /// not decode (400): see [`ProtoJsonRejection`].
-impl<T, S> FromRequest<S> for ProtoJson<T>
+impl<T, S> FromRequest<S> for ProtoJsonBody<T>
 where
-    T: Message,
+    T: ProtoJson,
     S: Send + Sync,
 {
     type Rejection = ProtoJsonRejection;
@@ -27,11 +27,11 @@ where
     }
 }
 
-/// `Option<ProtoJson<T>>`: `None` for a request without `Content-Type` (no
-/// body), else as `ProtoJson<T>`.
-impl<T, S> OptionalFromRequest<S> for ProtoJson<T>
+/// `Option<ProtoJsonBody<T>>`: `None` for a request without `Content-Type` (no
+/// body), else as `ProtoJsonBody<T>`.
+impl<T, S> OptionalFromRequest<S> for ProtoJsonBody<T>
 where
-    T: Message,
+    T: ProtoJson,
     S: Send + Sync,
 {
     type Rejection = ProtoJsonRejection;
@@ -46,22 +46,22 @@ where
     }
 }
 
-impl<T: Message> ProtoJson<T> {
+impl<T: ProtoJson> ProtoJsonBody<T> {
     /// Decodes a body already read, for handlers that take the bytes
     /// themselves.
     ///
     /// ```
-    /// use protojsonx_axum::ProtoJson;
+    /// use protojsonx_axum::ProtoJsonBody;
     /// use protojsonx_runtime::DecodeOptions;
     /// use prost_types::Duration;
     ///
-    /// let ProtoJson(d) = ProtoJson::<Duration>::from_bytes(br#""1.5s""#, &DecodeOptions::new()).unwrap();
+    /// let ProtoJsonBody(d) = ProtoJsonBody::<Duration>::from_bytes(br#""1.5s""#, &DecodeOptions::new()).unwrap();
     /// assert_eq!((d.seconds, d.nanos), (1, 500_000_000));
-    /// let err = ProtoJson::<Duration>::from_bytes(b"1.5", &DecodeOptions::new()).unwrap_err();
+    /// let err = ProtoJsonBody::<Duration>::from_bytes(b"1.5", &DecodeOptions::new()).unwrap_err();
     /// assert_eq!(err.status(), axum::http::StatusCode::BAD_REQUEST);
     /// ```
     pub fn from_bytes(bytes: &[u8], options: &DecodeOptions) -> Result<Self, ProtoJsonRejection> {
-        Ok(ProtoJson(options.from_slice(bytes)?))
+        Ok(ProtoJsonBody(options.from_slice(bytes)?))
     }
 }
 

@@ -1,17 +1,17 @@
 //! ProtoJSON request and response bodies for [axum] 0.8, encoded and decoded
-//! by [protojsonx]: [`ProtoJson<T>`] is to protobuf messages what
+//! by [protojsonx]: [`ProtoJsonBody<T>`] is to protobuf messages what
 //! `axum::Json<T>` is to serde types.
 //!
 //! ```
 //! use axum::{Router, http::StatusCode, routing::post};
-//! use protojsonx_axum::ProtoJson;
+//! use protojsonx_axum::ProtoJsonBody;
 //! use prost_types::{Struct, Value, value::Kind};
 //!
 //! /// Adds `"seen": true` to any JSON object (a `google.protobuf.Struct`).
-//! async fn stamp(ProtoJson(mut object): ProtoJson<Struct>) -> (StatusCode, ProtoJson<Struct>) {
+//! async fn stamp(ProtoJsonBody(mut object): ProtoJsonBody<Struct>) -> (StatusCode, ProtoJsonBody<Struct>) {
 //!     let seen = Value { kind: Some(Kind::BoolValue(true)) };
 //!     object.fields.insert("seen".into(), seen);
-//!     (StatusCode::CREATED, ProtoJson(object))
+//!     (StatusCode::CREATED, ProtoJsonBody(object))
 //! }
 //!
 //! let app: Router = Router::new().route("/stamp", post(stamp));
@@ -32,25 +32,25 @@
 //!   defaults without one), else `400 Bad Request` with a JSON body naming
 //!   the message, field path, line and column (see [`ProtoJsonRejection`]).
 //!
-//! `Option<ProtoJson<T>>` accepts requests without a `Content-Type` as
-//! `None`. To answer refusals differently, take `Result<ProtoJson<T>,
+//! `Option<ProtoJsonBody<T>>` accepts requests without a `Content-Type` as
+//! `None`. To answer refusals differently, take `Result<ProtoJsonBody<T>,
 //! ProtoJsonRejection>` and use its accessors.
 //!
 //! # Responses
 //!
-//! `ProtoJson(message)` answers `200 OK`, `content-type: application/json`,
+//! `ProtoJsonBody(message)` answers `200 OK`, `content-type: application/json`,
 //! with the message written with the default
 //! [`EncodeOptions`];
-//! [`ProtoJson::with_options`] and [`ProtoJsonConfig::respond`] (the options
+//! [`ProtoJsonBody::with_options`] and [`ProtoJsonConfig::respond`] (the options
 //! configured for the router) give a [`ProtoJsonResponse`] written with
 //! others. A message that cannot be written as ProtoJSON (a `Timestamp` out
 //! of range) is a `500` with a JSON error.
 //!
 //! # Names
 //!
-//! The extractor shares its name with the runtime's trait
-//! `protojsonx_runtime::ProtoJson`; import the trait under another name
-//! (`use protojsonx_runtime::ProtoJson as _;`) where both are needed.
+//! `ProtoJsonBody` names the body, not the runtime's trait
+//! `protojsonx_runtime::ProtoJson`, and not `axum::Json`: all three can be
+//! imported side by side.
 //!
 //! [axum]: https://docs.rs/axum
 //! [protojsonx]: https://github.com/protojsonx/protojsonx-rs
@@ -72,17 +72,17 @@ pub use response::ProtoJsonResponse;
 /// response. See the [crate documentation](crate) for what each does.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 #[must_use]
-pub struct ProtoJson<T>(pub T);
+pub struct ProtoJsonBody<T>(pub T);
 
-impl<T> ProtoJson<T> {
+impl<T> ProtoJsonBody<T> {
     /// The message as a response written with `options` instead of the defaults.
     ///
     /// ```
-    /// use protojsonx_axum::{ProtoJson, ProtoJsonResponse};
+    /// use protojsonx_axum::{ProtoJsonBody, ProtoJsonResponse};
     /// use protojsonx_runtime::EncodeOptions;
     ///
     /// fn answer(api: prost_types::Api) -> ProtoJsonResponse<prost_types::Api> {
-    ///     ProtoJson(api).with_options(EncodeOptions::new().use_proto_names(true))
+    ///     ProtoJsonBody(api).with_options(EncodeOptions::new().use_proto_names(true))
     /// }
     /// ```
     pub fn with_options(self, options: EncodeOptions) -> ProtoJsonResponse<T> {
@@ -95,13 +95,13 @@ impl<T> ProtoJson<T> {
     }
 }
 
-impl<T> From<T> for ProtoJson<T> {
+impl<T> From<T> for ProtoJsonBody<T> {
     fn from(message: T) -> Self {
-        ProtoJson(message)
+        ProtoJsonBody(message)
     }
 }
 
-impl<T> Deref for ProtoJson<T> {
+impl<T> Deref for ProtoJsonBody<T> {
     type Target = T;
 
     fn deref(&self) -> &T {
@@ -109,7 +109,7 @@ impl<T> Deref for ProtoJson<T> {
     }
 }
 
-impl<T> DerefMut for ProtoJson<T> {
+impl<T> DerefMut for ProtoJsonBody<T> {
     fn deref_mut(&mut self) -> &mut T {
         &mut self.0
     }

@@ -7,7 +7,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
-/// Why [`ProtoJson`](crate::ProtoJson) refused a request. As a response it
+/// Why [`ProtoJsonBody`](crate::ProtoJsonBody) refused a request. As a response it
 /// is a status and a JSON body `{"error": "..."}`; a body that does not
 /// decode also gets the bare message, the field path, line and column:
 ///
@@ -18,7 +18,7 @@ use serde_json::json;
 ///
 /// `field` is empty when the error is not inside a field (a syntax error
 /// before the first key, say). Handlers that want another shape take
-/// `Result<ProtoJson<T>, ProtoJsonRejection>` and build their own answer
+/// `Result<ProtoJsonBody<T>, ProtoJsonRejection>` and build their own answer
 /// from the accessors.
 #[derive(Debug)]
 #[non_exhaustive]

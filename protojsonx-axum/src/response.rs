@@ -3,17 +3,17 @@
 use axum::body::Body;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use protojsonx_runtime::{EncodeOptions, ProtoJson as Message};
+use protojsonx_runtime::{EncodeOptions, ProtoJson};
 use serde_json::json;
 
-use crate::ProtoJson;
+use crate::ProtoJsonBody;
 
 const APPLICATION_JSON: HeaderValue = HeaderValue::from_static("application/json");
 
 /// A message answered as ProtoJSON with the encode options given, rather
-/// than [`ProtoJson`]'s defaults: `200 OK`, `content-type: application/json`.
+/// than [`ProtoJsonBody`]'s defaults: `200 OK`, `content-type: application/json`.
 ///
-/// Made by [`ProtoJson::with_options`], [`ProtoJsonConfig::respond`]
+/// Made by [`ProtoJsonBody::with_options`], [`ProtoJsonConfig::respond`]
 /// (the options configured for the router) or [`ProtoJsonResponse::new`].
 /// Like any response it combines with a status: `(StatusCode::CREATED, response)`.
 ///
@@ -42,7 +42,7 @@ impl<T> ProtoJsonResponse<T> {
     }
 }
 
-impl<T: Message> IntoResponse for ProtoJsonResponse<T> {
+impl<T: ProtoJson> IntoResponse for ProtoJsonResponse<T> {
     fn into_response(self) -> Response {
         encode(&self.message, &self.options)
     }
@@ -50,8 +50,8 @@ impl<T: Message> IntoResponse for ProtoJsonResponse<T> {
 
 /// Answers with the message written with the default [`EncodeOptions`]
 /// (lowerCamelCase names, default values left out, enums by name); see
-/// [`ProtoJson::with_options`] for others.
-impl<T: Message> IntoResponse for ProtoJson<T> {
+/// [`ProtoJsonBody::with_options`] for others.
+impl<T: ProtoJson> IntoResponse for ProtoJsonBody<T> {
     fn into_response(self) -> Response {
         encode(&self.0, &EncodeOptions::new())
     }
@@ -60,7 +60,7 @@ impl<T: Message> IntoResponse for ProtoJson<T> {
 /// `200` with the JSON of `message`; `500` with a JSON error when the
 /// message cannot be written as ProtoJSON (a timestamp out of range, an
 /// `Any` of an unknown type).
-fn encode<T: Message>(message: &T, options: &EncodeOptions) -> Response {
+fn encode<T: ProtoJson>(message: &T, options: &EncodeOptions) -> Response {
     match options.to_vec(message) {
         Ok(json) => json_response(StatusCode::OK, json),
         Err(error) => encode_failed(&error),
@@ -111,7 +111,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_message_is_written_as_protojson() {
-        let response = ProtoJson(Duration {
+        let response = ProtoJsonBody(Duration {
             seconds: 3,
             nanos: 0,
         })
@@ -136,7 +136,7 @@ mod tests {
             seconds: i64::MAX,
             nanos: 0,
         };
-        let (status, content_type, body) = parts(ProtoJson(far).into_response()).await;
+        let (status, content_type, body) = parts(ProtoJsonBody(far).into_response()).await;
         assert_eq!(
             (status, content_type.as_str()),
             (StatusCode::INTERNAL_SERVER_ERROR, "application/json")

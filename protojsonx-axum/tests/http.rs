@@ -9,27 +9,32 @@ use axum::routing::post;
 use http_body_util::BodyExt;
 use prost_types::value::Kind;
 use prost_types::{Api, Duration, Struct, Value};
-use protojsonx_axum::{ProtoJson, ProtoJsonConfig, ProtoJsonResponse};
+use protojsonx_axum::{ProtoJsonBody, ProtoJsonConfig, ProtoJsonResponse};
 use protojsonx_runtime::{DecodeOptions, EncodeOptions};
 use serde_json::json;
 use tower::ServiceExt;
 
 /// Adds `"seen": true` to a JSON object.
-async fn stamp(ProtoJson(mut object): ProtoJson<Struct>) -> (StatusCode, ProtoJson<Struct>) {
+async fn stamp(
+    ProtoJsonBody(mut object): ProtoJsonBody<Struct>,
+) -> (StatusCode, ProtoJsonBody<Struct>) {
     let seen = Value {
         kind: Some(Kind::BoolValue(true)),
     };
     object.fields.insert("seen".into(), seen);
-    (StatusCode::CREATED, ProtoJson(object))
+    (StatusCode::CREATED, ProtoJsonBody(object))
 }
 
 /// Echoes an `Api` with the router's encode options.
-async fn api(config: ProtoJsonConfig, ProtoJson(api): ProtoJson<Api>) -> ProtoJsonResponse<Api> {
+async fn api(
+    config: ProtoJsonConfig,
+    ProtoJsonBody(api): ProtoJsonBody<Api>,
+) -> ProtoJsonResponse<Api> {
     config.respond(api)
 }
 
 /// Says whether there was a body.
-async fn optional(body: Option<ProtoJson<Duration>>) -> String {
+async fn optional(body: Option<ProtoJsonBody<Duration>>) -> String {
     body.map_or("none".into(), |d| format!("{}s", d.seconds))
 }
 

@@ -11,7 +11,7 @@
 use std::collections::HashSet;
 
 use prost::encoding::WireType;
-use protojsonx_runtime::__private::{
+use protojsonx_runtime::__dynamic::{
     Decoder, JsonType, MapKey, Probe, any_type_name, decode_with, probe_any, read_value_member,
     well_known,
 };

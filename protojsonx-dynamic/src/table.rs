@@ -12,7 +12,7 @@ use prost_reflect::{
     Cardinality, DescriptorPool, EnumDescriptor, ExtensionDescriptor, FieldDescriptor,
     Kind as ReflectKind, MessageDescriptor,
 };
-use protojsonx_runtime::__private::OwnedFieldKeys;
+use protojsonx_runtime::__dynamic::OwnedFieldKeys;
 
 use crate::wkt::{self, Codec, Shape, Special};
 

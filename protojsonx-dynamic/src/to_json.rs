@@ -13,7 +13,7 @@
 use std::cmp::Ordering;
 
 use prost::encoding::{WireType, decode_varint};
-use protojsonx_runtime::__private::{
+use protojsonx_runtime::__dynamic::{
     Encoder, WellKnown, any_type_name, binary_error, encode_error, encode_with, well_known,
     write_value_no_kind, write_value_number,
 };

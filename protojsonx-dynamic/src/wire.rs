@@ -3,7 +3,7 @@
 //! length prefix of nested messages, written after their content.
 
 use prost::encoding::{DecodeContext, WireType, decode_key, decode_varint, encode_varint};
-use protojsonx_runtime::__private::binary_error;
+use protojsonx_runtime::__dynamic::binary_error;
 use protojsonx_runtime::Error;
 
 /// Reads the fields of one message body, a span of a larger input; the

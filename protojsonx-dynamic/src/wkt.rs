@@ -10,7 +10,7 @@
 
 use prost::Message;
 use prost_types::{Duration, FieldMask, ListValue, Struct, Timestamp, Value};
-use protojsonx_runtime::__private::{Decoder, Encoder};
+use protojsonx_runtime::__dynamic::{Decoder, Encoder};
 use protojsonx_runtime::{Error, ProtoJson};
 
 use crate::table::{Card, Field, Kind};

@@ -48,6 +48,7 @@
 // (`wkt::plain`, the generator's code for the plain prost-types messages).
 extern crate self as protojsonx_runtime;
 
+mod contract;
 mod de;
 mod error;
 mod hint;
@@ -72,23 +73,50 @@ pub use options::{DecodeOptions, EncodeOptions};
 pub use stream::single::from_reader;
 pub use wkt::{TypeRegistry, register, register_with};
 
-/// The contract between generated code and this crate. Not a public API:
-/// it changes with the generator, which is released in lockstep.
+/// The contract between generated code and this crate: everything that the
+/// code written by `protoc-gen-rust-protojsonx` calls, besides the public
+/// [`ProtoJson`] trait, [`TypeRegistry`] and [`register_with`]. Not a
+/// public API.
+///
+/// The contract has a number, [`CONTRACT`](__private::CONTRACT), and every
+/// generated file checks it at compile time with
+/// [`check_contract`](__private::check_contract), so that code from one
+/// release of the generator and the runtime of another fail to build with a
+/// message that says to regenerate the code or upgrade the runtime. The
+/// generator and the runtime are released together: changing any item here
+/// that generated code names or calls (the methods of these types included)
+/// means bumping `CONTRACT`, and the number the generator writes with it.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::contract::{CONTRACT, check_contract};
+
+    // Named by generated code.
     pub use crate::JsonEnum;
-    pub use crate::de::{Decoder, Fields, JsonType, OwnedFieldKeys, ScalarField, Seen};
-    pub use crate::map::{JsonKey, JsonMap, MapKey, MapValue};
-    pub use crate::reset::{Bytes, EnumField, Reset, reset_unless};
-    pub use crate::ser::{Encoder, Mark, Object, ObjectWriter};
+    pub use crate::de::{Decoder, Fields};
+    pub use crate::reset::reset_unless;
+    pub use crate::ser::Encoder;
     pub use crate::size_hint::SizeHint;
     pub use crate::wkt::compiled::{read_as, write_as};
     pub use prost_types;
 
-    /// What the dynamic transcoder (`protojsonx-dynamic`) uses besides the
-    /// above: entry points, errors, and the `Any` machinery.
-    pub use crate::de::decode_with;
-    pub use crate::ser::encode_with;
+    // Reached through the methods generated code calls: their arguments,
+    // results and the bounds of their type parameters.
+    pub use crate::de::{ScalarField, Seen};
+    pub use crate::map::{JsonKey, JsonMap, MapKey, MapValue};
+    pub use crate::reset::{Bytes, EnumField, Reset};
+    pub use crate::ser::{Mark, Object, ObjectWriter};
+}
+
+/// What the dynamic transcoder (`protojsonx-dynamic`) uses of this crate's
+/// internals: entry points, the reader and writer, errors and the `Any`
+/// machinery. Not a public API, and not covered by `__private::CONTRACT`:
+/// no generated code calls it, and `protojsonx-dynamic` is released together
+/// with this crate.
+#[doc(hidden)]
+pub mod __dynamic {
+    pub use crate::de::{Decoder, JsonType, OwnedFieldKeys, decode_with};
+    pub use crate::map::MapKey;
+    pub use crate::ser::{Encoder, encode_with};
     pub use crate::wkt::any::{
         Probe, probe as probe_any, read_value_member, type_name as any_type_name,
     };

@@ -32,6 +32,21 @@ pub mod protojsonx {
     }
 }
 
+/// `protojsonx.variants` again, as a build script that runs prost-build
+/// itself makes it: the structs by prost-build from the builder's
+/// `prost_build_config()` (with `#[derive(PartialOrd)]` added through
+/// `prost_config`), the JSON code beside them (`json_only`).
+pub mod split {
+    /// BTreeMap, Bytes and boxed fields.
+    pub mod variants {
+        include!(concat!(env!("OUT_DIR"), "/split/protojsonx.variants.rs"));
+        include!(concat!(
+            env!("OUT_DIR"),
+            "/split/protojsonx.variants.protojsonx.rs"
+        ));
+    }
+}
+
 /// The well-known types, compiled into this crate for `protojsonx.compiled`.
 pub mod google {
     /// Package `google.protobuf`.

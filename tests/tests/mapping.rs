@@ -501,6 +501,22 @@ fn btree_maps_bytes_and_boxes_as_configured() {
 }
 
 #[test]
+fn structs_from_the_prost_build_config_fit_the_json_only_code() {
+    use protojsonx_tests::split::variants::{Variants, variants};
+    let m = Variants {
+        nested: [(2, Variants::default()), (1, Variants::default())].into(),
+        boxed: Some(Box::new(Variants::default())),
+        o: Some(variants::O::Od(prost::bytes::Bytes::from_static(b"o"))),
+        ..Default::default()
+    };
+    let text = json(&m);
+    assert_eq!(text, r#"{"nested":{"1":{},"2":{}},"boxed":{},"od":"bw=="}"#);
+    assert_eq!(decode::<Variants>(&text), m);
+    // The type attribute added through `prost_config`.
+    assert!(Variants::default() < m);
+}
+
+#[test]
 fn encoding_into_a_reused_buffer_appends() {
     let m = Scalars {
         f_int32: 1,

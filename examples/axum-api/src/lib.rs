@@ -1,6 +1,6 @@
 //! An axum JSON API whose bodies are ProtoJSON.
 //!
-//! [`protojsonx_axum::ProtoJson`] is the extractor and the response: it
+//! [`protojsonx_axum::ProtoJsonBody`] is the extractor and the response: it
 //! decodes request bodies with protojsonx (a bad body is a `400` whose JSON
 //! names the field, line and column; a body that is not JSON a `415`; one
 //! past the limit a `413`) and encodes responses as ProtoJSON. `POST
@@ -15,7 +15,7 @@ use axum::extract::{DefaultBodyLimit, Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use protojsonx_axum::ProtoJson;
+use protojsonx_axum::ProtoJsonBody;
 use serde_json::json;
 
 /// Package `event.v1` of the quickstart protos, with serde impls.
@@ -29,7 +29,7 @@ pub mod event {
 use event::v1::MediumEvent;
 
 /// The largest request body accepted, through axum's `DefaultBodyLimit`
-/// (which `ProtoJson` honours, as `Json` does).
+/// (which `ProtoJsonBody` honours, as `Json` does).
 pub const BODY_LIMIT: usize = 64 * 1024;
 
 /// A JSON error body `{"error": message}`.
@@ -55,7 +55,7 @@ pub fn app() -> Router {
 /// Stores the event, giving it an id when it has none.
 async fn create(
     State(store): State<Store>,
-    ProtoJson(mut event): ProtoJson<MediumEvent>,
+    ProtoJsonBody(mut event): ProtoJsonBody<MediumEvent>,
 ) -> Response {
     if event.event_type.is_empty() {
         return error(StatusCode::BAD_REQUEST, "`eventType` is required");
@@ -65,14 +65,14 @@ async fn create(
         event.id = format!("evt_{}", store.len() + 1);
     }
     store.insert(event.id.clone(), event.clone());
-    (StatusCode::CREATED, ProtoJson(event)).into_response()
+    (StatusCode::CREATED, ProtoJsonBody(event)).into_response()
 }
 
 /// The stored event, or 404.
 async fn fetch(State(store): State<Store>, Path(id): Path<String>) -> Response {
     let store = store.lock().unwrap_or_else(|e| e.into_inner());
     match store.get(&id) {
-        Some(event) => ProtoJson(event.clone()).into_response(),
+        Some(event) => ProtoJsonBody(event.clone()).into_response(),
         None => error(StatusCode::NOT_FOUND, &format!("no event `{id}`")),
     }
 }

@@ -9,7 +9,7 @@
 //!   answers labelled the same way;
 //! - an HTTP/JSON transcoding of the method (`GET /v1/items/{sku}` and
 //!   `POST /json/inventory.v1.Inventory/GetItem`) through
-//!   `protojsonx_axum::ProtoJson`, with errors as a `google.rpc.Status`-shaped body.
+//!   `protojsonx_axum::ProtoJsonBody`, with errors as a `google.rpc.Status`-shaped body.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -20,7 +20,7 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use protojsonx_axum::{ProtoJson, ProtoJsonRejection};
+use protojsonx_axum::{ProtoJsonBody, ProtoJsonRejection};
 use protojsonx_tonic::JsonContentTypeLayer;
 use serde_json::json;
 use tonic::{Code, Status};
@@ -152,10 +152,10 @@ async fn get_item_by_path(
 /// ProtoJSON; a refused body is answered as an `INVALID_ARGUMENT` status.
 async fn get_item_json(
     State(service): State<Arc<InventoryService>>,
-    body: Result<ProtoJson<GetItemRequest>, ProtoJsonRejection>,
+    body: Result<ProtoJsonBody<GetItemRequest>, ProtoJsonRejection>,
 ) -> Response {
     match body {
-        Ok(ProtoJson(request)) => reply(service.get_item(tonic::Request::new(request)).await),
+        Ok(ProtoJsonBody(request)) => reply(service.get_item(tonic::Request::new(request)).await),
         Err(rejection) => {
             let status = Status::invalid_argument(rejection.body_text());
             (rejection.status(), status_body(&status)).into_response()
@@ -166,7 +166,7 @@ async fn get_item_json(
 /// The method's result as ProtoJSON: the message, or the status as an error.
 fn reply<M: protojsonx_runtime::ProtoJson>(result: Result<tonic::Response<M>, Status>) -> Response {
     match result {
-        Ok(response) => ProtoJson(response.into_inner()).into_response(),
+        Ok(response) => ProtoJsonBody(response.into_inner()).into_response(),
         Err(status) => status_response(&status),
     }
 }

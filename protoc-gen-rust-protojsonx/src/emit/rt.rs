@@ -1,9 +1,30 @@
 //! The runtime contract: the only place the emitter spells paths into
 //! `protojsonx-runtime`. Generated code reaches the runtime through its public
-//! `ProtoJson` trait and its `#[doc(hidden)]` module `__private`, nothing else.
+//! `ProtoJson` trait and its `#[doc(hidden)]` module `__private`, nothing else,
+//! and every file checks that the runtime it is compiled with has the
+//! contract it was written for ([`contract_check`]).
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Literal, TokenStream};
 use quote::quote;
+
+/// The number of the runtime contract the emitter writes code for: the
+/// runtime's `__private::CONTRACT` of the same release. Bumped with it when
+/// an item generated code calls changes. The two cannot drift apart
+/// unnoticed: the runtime compiles this generator's code for the plain
+/// prost-types messages, which this crate's test `prost_types` keeps fresh.
+pub const CONTRACT: u32 = 1;
+
+/// The comment above [`contract_check`] in generated files (prettyplease
+/// drops comments, so it is added to the formatted text).
+pub const CONTRACT_COMMENT: &str =
+    "// Checks at compile time that protojsonx-runtime has the contract this code was made for.\n";
+
+/// The constant that makes a runtime with another contract fail to compile
+/// this code with one message saying to regenerate it or to upgrade the runtime.
+pub fn contract_check() -> TokenStream {
+    let contract = Literal::u32_unsuffixed(CONTRACT);
+    quote!(const _: () = ::protojsonx_runtime::__private::check_contract(#contract);)
+}
 
 /// The trait every message implements.
 pub fn proto_json() -> TokenStream {
