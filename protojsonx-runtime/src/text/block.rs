@@ -8,20 +8,33 @@
 //! x86_64 built with `--cfg protojsonx_portable`, a block is two words
 //! tested with the [`word`](super::word) primitives. CI runs the runtime's
 //! tests both ways, so the portable half, which no x86_64 build compiles
-//! otherwise, stays correct. Both flag every byte on its own (a bit per
-//! byte, lowest first), so the scans built on them are the same code.
+//! otherwise, stays correct. Masks have a bit per byte, lowest first; SSE2
+//! flags every byte on its own, the portable [`flags`] only the first (what
+//! a scan needs, with no multiplication in its loop), and
+//! [`exact_flags`] every byte, for the one test whose earlier bytes must not
+//! count.
 
-pub(crate) use imp::{flags, same, words_flagged};
+pub(crate) use imp::{exact_flags, flags, same, words_flagged};
 
-use super::word::{HIGHS, any_below, any_equal};
+use super::word::{HIGHS, ONES, splat};
 
 /// Non-zero iff some byte of `w` ends a plain run (see the module doc);
 /// the lowest flag is exact, flags above it may be false. The word scan of
-/// strings shorter than a block.
+/// strings shorter than a block, and the portable block test.
+///
+/// A lane below 0x80 sets its high bit when 0x20 is subtracted if it is a
+/// control character, and when 1 is subtracted from it `^ '"'` or `^ '\\'`
+/// if it is that byte; lanes from 0x80 up are masked out by `!w` (a lane of
+/// `w ^ c`, `c` below 0x80, has the same high bit as in `w`). A lane that
+/// borrows may flag the lane above it too: only the lowest flag is exact.
 #[inline(always)]
 pub(crate) fn word_flags(w: u64, ascii: bool) -> u64 {
-    let special = any_equal(w, b'"') | any_equal(w, b'\\') | any_below(w, 0x20);
-    special | if ascii { w & HIGHS } else { 0 }
+    let borrows = w.wrapping_sub(splat(0x20))
+        | (w ^ splat(b'"')).wrapping_sub(ONES)
+        | (w ^ splat(b'\\')).wrapping_sub(ONES);
+    // A lane from 0x80 up is flagged with `ascii` (`| w`), never without (`& !w`).
+    let lanes = if ascii { borrows | w } else { borrows & !w };
+    lanes & HIGHS
 }
 
 /// SSE2: one register per block.
@@ -39,6 +52,12 @@ mod imp {
         // SAFETY: SSE2 is part of x86_64, and the load reads the 16 bytes of `block`.
         let v = unsafe { _mm_loadu_si128(block.as_ptr().cast()) };
         register_flags(v, ascii)
+    }
+
+    /// [`flags`], which SSE2 makes exact at every byte.
+    #[inline(always)]
+    pub(crate) fn exact_flags(block: &[u8; 16], ascii: bool) -> u32 {
+        flags(block, ascii)
     }
 
     /// Whether some byte of the block `lo` then `hi` (little-endian words)
@@ -86,11 +105,28 @@ mod imp {
 mod imp {
     use crate::text::word::{HIGHS, LOW7, load, splat, zero_lanes};
 
-    /// One bit per byte of `block`, lowest first: set where it ends a
-    /// plain run (with `ascii`, also from 0x80 up).
+    /// One bit per byte of `block`, lowest first, set at its first byte
+    /// that ends a plain run (with `ascii`, also from 0x80 up), and at none
+    /// before it: the cheaper word tests, whose lowest flag is exact, and no
+    /// multiplication unless a byte is flagged.
     #[inline(always)]
     pub(crate) fn flags(block: &[u8; 16], ascii: bool) -> u32 {
-        let lanes = |w| lane_mask(exact_flags(w, ascii));
+        let (first, second) = (load(block, 0), load(block, 8));
+        match (
+            super::word_flags(first, ascii),
+            super::word_flags(second, ascii),
+        ) {
+            (0, 0) => 0,
+            (0, high) => 1 << (8 + high.trailing_zeros() / 8),
+            (low, _) => 1 << (low.trailing_zeros() / 8),
+        }
+    }
+
+    /// One bit per byte of `block`, lowest first: set where it ends a
+    /// plain run (with `ascii`, also from 0x80 up), exactly.
+    #[inline(always)]
+    pub(crate) fn exact_flags(block: &[u8; 16], ascii: bool) -> u32 {
+        let lanes = |w| lane_mask(exact_word_flags(w, ascii));
         lanes(load(block, 0)) | lanes(load(block, 8)) << 8
     }
 
@@ -113,7 +149,7 @@ mod imp {
     /// exact tests (`zero_lanes`), so that a flag before a scan's start
     /// cannot raise one after it.
     #[inline(always)]
-    fn exact_flags(w: u64, ascii: bool) -> u64 {
+    fn exact_word_flags(w: u64, ascii: bool) -> u64 {
         let quote = zero_lanes(w ^ splat(b'"'));
         let backslash = zero_lanes(w ^ splat(b'\\'));
         // Below 0x20: none of the top three bits set.
@@ -157,10 +193,31 @@ mod tests {
         b == b'"' || b == b'\\' || b < 0x20 || (ascii && b >= 0x80)
     }
 
-    /// Every byte value at every place of a block of every filler byte,
-    /// against a byte loop: the flags are exact at every byte.
+    /// Every byte value at every lane of a word of every filler byte: the
+    /// lowest flag is the first byte that ends a plain run.
     #[test]
-    fn flags_and_same_are_exact_at_every_byte() {
+    fn word_flags_flags_the_first_byte_exactly() {
+        for fill in 0..=255u8 {
+            for at in 0..8 {
+                for b in 0..=255u8 {
+                    let mut bytes = [fill; 8];
+                    bytes[at] = b;
+                    for ascii in [false, true] {
+                        let want = bytes.iter().position(|&b| ends_run(b, ascii)).unwrap_or(8);
+                        let flags = word_flags(u64::from_le_bytes(bytes), ascii);
+                        assert_eq!(flags.trailing_zeros() as usize / 8, want, "{bytes:?}");
+                        assert_eq!(flags & !HIGHS, 0, "{bytes:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every byte value at every place of a block of every filler byte,
+    /// against a byte loop: `exact_flags` and `same` are exact at every
+    /// byte, `flags` at the first.
+    #[test]
+    fn flags_and_same_agree_with_the_byte_loop() {
         let pattern: [u8; 16] = *b"\n  \"x\\\x01\x80 abcdefg";
         for fill in 0..=255u8 {
             for at in 0..16 {
@@ -171,7 +228,9 @@ mod tests {
                         let want = (0..16)
                             .filter(|&i| ends_run(block[i], ascii))
                             .fold(0u32, |m, i| m | 1 << i);
-                        assert_eq!(flags(&block, ascii), want, "{block:?} {ascii}");
+                        assert_eq!(exact_flags(&block, ascii), want, "{block:?} {ascii}");
+                        let first = flags(&block, ascii);
+                        assert_eq!(first.trailing_zeros(), want.trailing_zeros(), "{block:?}");
                         let (lo, hi) = (load(&block, 0), load(&block, 8));
                         assert_eq!(words_flagged(lo, hi, ascii), want != 0, "{block:?}");
                     }

@@ -99,10 +99,12 @@ pub(crate) fn plain_ascii_prefix(input: &[u8], start: usize) -> &str {
     let prefix = &bytes[..len];
     debug_assert!(prefix.is_ascii());
     // SAFETY: the block test (here) and `run_len` stop before the first
-    // byte from 0x80 up. In 16-byte blocks the sign bit of every byte is a
-    // flag of its own (the last block overlaps tested bytes; the input's
-    // last block, shifted, keeps exactly the flags of the bytes from
-    // `start`). Below 16 bytes, in `prefix_len`,
+    // byte from 0x80 up. In a 16-byte block the lowest flag is that byte or
+    // an earlier one ending the run: every flag below the first true one
+    // would be an error, and the tests err only above one (the last block
+    // overlaps tested bytes; the input's last block, shifted, is tested
+    // exactly, so no byte before `start` flags one after it). Below 16
+    // bytes, in `prefix_len`,
     // every byte is tested in some word (the tail word overlaps tested bytes; an
     // input of four to seven bytes is tested as two overlapping halves of
     // one word, a shorter one byte by byte in words of spaces), `w & HIGHS`
@@ -116,15 +118,16 @@ pub(crate) fn plain_ascii_prefix(input: &[u8], start: usize) -> &str {
 /// The flags ([`block::flags`]) of the sixteen bytes of `input` from
 /// `start`, lowest first. Where fewer are left, those of the input's last
 /// sixteen bytes shifted down to start at `start` (so a string near the
-/// end of a small input is found in line too: the block test flags every
-/// byte on its own). `None` in an input shorter than a block.
+/// end of a small input is found in line too, by the exact test). `None`
+/// in an input shorter than a block.
 #[inline(always)]
 fn block_flags_from(input: &[u8], start: usize, ascii: bool) -> Option<u32> {
     match input.get(start..).and_then(<[u8]>::first_chunk::<16>) {
         Some(block) => Some(block::flags(block, ascii)),
         None => {
             let last = input.last_chunk::<16>()?;
-            Some(block::flags(last, ascii) >> (start - (input.len() - 16)))
+            // Exact flags: those of bytes before `start` must not reach it.
+            Some(block::exact_flags(last, ascii) >> (start - (input.len() - 16)))
         }
     }
 }

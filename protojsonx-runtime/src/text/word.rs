@@ -45,25 +45,11 @@ pub(crate) const fn splat(byte: u8) -> u64 {
     ONES * byte as u64
 }
 
-/// Non-zero iff some lane of `w` is below `n` (`n` at most 0x80), counting
-/// only lanes below 0x80 (lanes with the high bit set never count). The
-/// lowest flag is exact; the borrow may flag lanes above it too.
-#[inline(always)]
-pub(crate) fn any_below(w: u64, n: u8) -> u64 {
-    w.wrapping_sub(splat(n)) & !w & HIGHS
-}
-
-/// Non-zero iff some lane of `w` equals `b`; the lowest flag is exact, as
-/// for [`any_below`].
-#[inline(always)]
-pub(crate) fn any_equal(w: u64, b: u8) -> u64 {
-    any_below(w ^ splat(b), 1)
-}
-
 /// The high bit of exactly the lanes of `x` that are zero: no borrow
-/// between lanes, unlike [`any_below`], so every flag is exact (the cost:
-/// two more operations). For tests whose flags above the first true one
-/// matter: the last match, or lanes before a start that is not a lane's.
+/// between lanes, unlike a subtraction's (`x - ONES`, whose borrow out of a
+/// zero lane can flag the lanes above it), so every flag is exact. For
+/// tests whose flags above the first true one matter: the last match, or
+/// lanes before a start that is not a lane's.
 #[inline(always)]
 pub(crate) fn zero_lanes(x: u64) -> u64 {
     !((x & LOW7).wrapping_add(LOW7) | x | LOW7)
@@ -152,27 +138,6 @@ mod tests {
                     check(bytes, u64::from_le_bytes(bytes));
                 }
             }
-        }
-    }
-
-    /// The lowest lane flagged, as a lane index (8 for none).
-    fn lowest(flags: u64) -> usize {
-        (flags.trailing_zeros() / 8) as usize
-    }
-
-    #[test]
-    fn any_below_and_any_equal_flag_the_first_such_lane_exactly() {
-        for n in [1, 0x20, 0x30, 0x7f, 0x80] {
-            one_odd_lane(|bytes, w| {
-                let want = bytes.iter().position(|&b| b < n).unwrap_or(8);
-                assert_eq!(lowest(any_below(w, n)), want, "{bytes:?} below {n}");
-            });
-        }
-        for target in [b'"', b'\\', 0, 0xff] {
-            one_odd_lane(|bytes, w| {
-                let want = bytes.iter().position(|&b| b == target).unwrap_or(8);
-                assert_eq!(lowest(any_equal(w, target)), want, "{bytes:?} {target}");
-            });
         }
     }
 
