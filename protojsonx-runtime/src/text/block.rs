@@ -186,7 +186,7 @@ mod imp {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::text::word::load;
+    use crate::text::word::{every_odd_byte, load};
 
     /// Whether `b` ends a plain run.
     fn ends_run(b: u8, ascii: bool) -> bool {
@@ -197,20 +197,14 @@ mod tests {
     /// lowest flag is the first byte that ends a plain run.
     #[test]
     fn word_flags_flags_the_first_byte_exactly() {
-        for fill in 0..=255u8 {
-            for at in 0..8 {
-                for b in 0..=255u8 {
-                    let mut bytes = [fill; 8];
-                    bytes[at] = b;
-                    for ascii in [false, true] {
-                        let want = bytes.iter().position(|&b| ends_run(b, ascii)).unwrap_or(8);
-                        let flags = word_flags(u64::from_le_bytes(bytes), ascii);
-                        assert_eq!(flags.trailing_zeros() as usize / 8, want, "{bytes:?}");
-                        assert_eq!(flags & !HIGHS, 0, "{bytes:?}");
-                    }
-                }
+        every_odd_byte(|bytes: [u8; 8]| {
+            for ascii in [false, true] {
+                let want = bytes.iter().position(|&b| ends_run(b, ascii)).unwrap_or(8);
+                let flags = word_flags(u64::from_le_bytes(bytes), ascii);
+                assert_eq!(flags.trailing_zeros() as usize / 8, want, "{bytes:?}");
+                assert_eq!(flags & !HIGHS, 0, "{bytes:?}");
             }
-        }
+        });
     }
 
     /// Every byte value at every place of a block of every filler byte,
@@ -219,27 +213,21 @@ mod tests {
     #[test]
     fn flags_and_same_agree_with_the_byte_loop() {
         let pattern: [u8; 16] = *b"\n  \"x\\\x01\x80 abcdefg";
-        for fill in 0..=255u8 {
-            for at in 0..16 {
-                for b in 0..=255u8 {
-                    let mut block = [fill; 16];
-                    block[at] = b;
-                    for ascii in [false, true] {
-                        let want = (0..16)
-                            .filter(|&i| ends_run(block[i], ascii))
-                            .fold(0u32, |m, i| m | 1 << i);
-                        assert_eq!(exact_flags(&block, ascii), want, "{block:?} {ascii}");
-                        let first = flags(&block, ascii);
-                        assert_eq!(first.trailing_zeros(), want.trailing_zeros(), "{block:?}");
-                        let (lo, hi) = (load(&block, 0), load(&block, 8));
-                        assert_eq!(words_flagged(lo, hi, ascii), want != 0, "{block:?}");
-                    }
-                    let want = (0..16)
-                        .filter(|&i| block[i] == pattern[i])
-                        .fold(0u32, |m, i| m | 1 << i);
-                    assert_eq!(same(&block, &pattern), want, "{block:?}");
-                }
+        every_odd_byte(|block: [u8; 16]| {
+            for ascii in [false, true] {
+                let want = (0..16)
+                    .filter(|&i| ends_run(block[i], ascii))
+                    .fold(0u32, |m, i| m | 1 << i);
+                assert_eq!(exact_flags(&block, ascii), want, "{block:?} {ascii}");
+                let first = flags(&block, ascii);
+                assert_eq!(first.trailing_zeros(), want.trailing_zeros(), "{block:?}");
+                let (lo, hi) = (load(&block, 0), load(&block, 8));
+                assert_eq!(words_flagged(lo, hi, ascii), want != 0, "{block:?}");
             }
-        }
+            let want = (0..16)
+                .filter(|&i| block[i] == pattern[i])
+                .fold(0u32, |m, i| m | 1 << i);
+            assert_eq!(same(&block, &pattern), want, "{block:?}");
+        });
     }
 }

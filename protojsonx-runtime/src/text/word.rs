@@ -122,23 +122,30 @@ pub(crate) fn digit_values(v: u32) -> u64 {
     tens | (x - tens * 10) << 8
 }
 
+/// Calls `check` with every array of `N` bytes that holds one byte `b`
+/// among bytes `fill`: every byte value at every place against every
+/// filler, the shapes in which a carry or borrow between lanes would show.
+/// The tests of the word and block primitives run on it.
+#[cfg(test)]
+pub(crate) fn every_odd_byte<const N: usize>(mut check: impl FnMut([u8; N])) {
+    for fill in 0..=255u8 {
+        for at in 0..N {
+            for b in 0..=255u8 {
+                let mut bytes = [fill; N];
+                bytes[at] = b;
+                check(bytes);
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// Every word with one lane `b` among lanes `fill`: every byte value
-    /// at every lane against every filler, the shapes in which a carry or
-    /// borrow between lanes would show.
+    /// [`every_odd_byte`] for words: the bytes and their word.
     fn one_odd_lane(mut check: impl FnMut([u8; 8], u64)) {
-        for fill in 0..=255u8 {
-            for at in 0..8 {
-                for b in 0..=255u8 {
-                    let mut bytes = [fill; 8];
-                    bytes[at] = b;
-                    check(bytes, u64::from_le_bytes(bytes));
-                }
-            }
-        }
+        every_odd_byte(|bytes| check(bytes, u64::from_le_bytes(bytes)));
     }
 
     #[test]
