@@ -114,3 +114,8 @@ impl<T> DerefMut for ProtoJsonBody<T> {
         &mut self.0
     }
 }
+
+/// The README's examples, run as doctests so that they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -250,3 +250,8 @@ fn unknown_type(name: &str, type_url: &str) -> String {
          it is not in the descriptor pool"
     )
 }
+
+/// The README's examples, run as doctests so that they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -283,3 +283,8 @@ pub fn decode_into<M: ProtoJson>(msg: &mut M, json: &[u8]) -> Result<(), Error> 
 pub fn from_str<M: ProtoJson>(json: &str) -> Result<M, Error> {
     DecodeOptions::new().from_str(json)
 }
+
+/// The README's examples, run as doctests so that they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
