@@ -8,8 +8,9 @@
 //! integers and timestamps read in one step ([`num`](super::num)), and the
 //! digits written as words ([`digits`](super::digits)). Bytes are lanes: a
 //! test sets the high bit (`0x80`) of each lane it flags, and arithmetic is
-//! arranged so that no carry or borrow crosses from one lane into the next,
-//! or (where noted) only into lanes above a true hit. They are portable
+//! arranged so that no carry or borrow crosses from one lane into the next
+//! (the string test built on them, `block::word_flags`, lets a borrow reach
+//! only lanes above a true hit, and says so). They are portable
 //! Rust, used on every target; the tests below check each against a byte
 //! loop over every byte value at every lane.
 
