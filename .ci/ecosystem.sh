@@ -70,6 +70,7 @@ python3 ecosystem/smoke.py "$target/debug"
 
 phase "README quick start: its blocks as a fresh crate outside the workspace, cargo run"
 .ci/quickstart.sh
+rm -rf target/quickstart   # a fresh crate each time: spare the disk
 
 phase "docs: rustdoc -D warnings (public, then private items too), doctests"
 doc_crates=(-p protojsonx-runtime -p protoc-gen-rust-protojsonx -p protojsonx-tonic -p protojsonx-axum
