@@ -13,7 +13,7 @@
 #            extracted into a crate outside the workspace and run
 #            (.ci/quickstart.sh, its own target/quickstart).
 #   docs     rustdoc without warnings (public and private items), doctests.
-#   publish  cargo package of the six crates, verified together (their MSRV
+#   publish  cargo package of the seven crates, verified together (their MSRV
 #            lint is .ci/run's lint step: incompatible_msrv is in -D warnings).
 set -euo pipefail
 
@@ -73,15 +73,15 @@ phase "README quick start: its blocks as a fresh crate outside the workspace, ca
 rm -rf target/quickstart   # a fresh crate each time: spare the disk
 
 phase "docs: rustdoc -D warnings (public, then private items too), doctests"
-doc_crates=(-p protojsonx-runtime -p protoc-gen-rust-protojsonx -p protojsonx-tonic -p protojsonx-axum
-  -p protojsonx-dynamic -p protojsonx-cli)
+doc_crates=(-p protojsonx-runtime -p protojsonx-descriptor -p protoc-gen-rust-protojsonx
+  -p protojsonx-tonic -p protojsonx-axum -p protojsonx-dynamic -p protojsonx-cli)
 RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps --all-features "${doc_crates[@]}"
 # Private items' links rot unseen otherwise; public docs linking to private
 # items are caught by the pass above only.
 RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps --all-features --document-private-items \
   "${doc_crates[@]}"
-cargo test --quiet --doc --all-features -p protojsonx-runtime -p protoc-gen-rust-protojsonx \
-    -p protojsonx-tonic -p protojsonx-axum -p protojsonx-dynamic
+cargo test --quiet --doc --all-features -p protojsonx-runtime -p protojsonx-descriptor \
+    -p protoc-gen-rust-protojsonx -p protojsonx-tonic -p protojsonx-axum -p protojsonx-dynamic
 
 phase "publishable: cargo package"
 # (Their lints, MSRV included, ran in .ci/run's lint step.)
@@ -94,7 +94,7 @@ phase "publishable: cargo package"
 # verify against an earlier run's sources. Remove them first.
 rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/protojsonx-* \
     "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/protoc-gen-rust-protojsonx-*
-cargo package --quiet --allow-dirty -p protojsonx-runtime -p protoc-gen-rust-protojsonx \
-    -p protojsonx-tonic -p protojsonx-axum -p protojsonx-dynamic -p protojsonx-cli
+cargo package --quiet --allow-dirty -p protojsonx-runtime -p protojsonx-descriptor \
+    -p protoc-gen-rust-protojsonx -p protojsonx-tonic -p protojsonx-axum -p protojsonx-dynamic -p protojsonx-cli
 
 phase "ecosystem checks passed"

@@ -43,6 +43,7 @@ rc=0
 export PROTOJSONX_CONFORMANCE_SKIPS="$OUT/skipped.txt"
 "$CACHE/runner" \
   --enforce_recommended \
+  --maximum_edition 2024 \
   --output_dir "$OUT" \
   "$@" \
   "$TESTEE" >"$LOG" 2>&1 || rc=$?

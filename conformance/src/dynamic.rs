@@ -10,14 +10,17 @@ use crate::conformance::conformance_request::Payload;
 use crate::conformance::conformance_response::Result as Outcome;
 use crate::conformance::{ConformanceRequest, WireFormat};
 
-/// The descriptors of `test_messages_proto3.proto` and `test_messages_proto2.proto`
-/// and their imports, written by build.rs.
+/// The descriptors of the test messages (proto2, proto3 and their editions
+/// copies) and their imports, written by build.rs.
 const DESCRIPTORS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/test_messages.fds"));
 
 /// The messages the suite asks for that this testee transcodes.
-const MESSAGES: [&str; 2] = [
+const MESSAGES: [&str; 5] = [
     "protobuf_test_messages.proto3.TestAllTypesProto3",
     "protobuf_test_messages.proto2.TestAllTypesProto2",
+    "protobuf_test_messages.editions.proto3.TestAllTypesProto3",
+    "protobuf_test_messages.editions.proto2.TestAllTypesProto2",
+    "protobuf_test_messages.editions.TestAllTypesEdition2023",
 ];
 
 /// The pool of the test messages.

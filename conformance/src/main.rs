@@ -37,8 +37,28 @@ mod protobuf_test_messages {
             "/protobuf_test_messages.proto2.rs"
         ));
     }
+    /// The editions copies of the test messages, and edition 2023's own.
+    pub mod editions {
+        include!(concat!(
+            env!("OUT_DIR"),
+            "/protobuf_test_messages.editions.rs"
+        ));
+        pub mod proto3 {
+            include!(concat!(
+                env!("OUT_DIR"),
+                "/protobuf_test_messages.editions.proto3.rs"
+            ));
+        }
+        pub mod proto2 {
+            include!(concat!(
+                env!("OUT_DIR"),
+                "/protobuf_test_messages.editions.proto2.rs"
+            ));
+        }
+    }
 }
 
+use protobuf_test_messages::editions::{self, TestAllTypesEdition2023};
 use protobuf_test_messages::proto2::TestAllTypesProto2;
 use protobuf_test_messages::proto3::TestAllTypesProto3;
 
@@ -48,6 +68,9 @@ fn register_types() {
     conformance::register_protojsonx_types();
     protobuf_test_messages::proto3::register_protojsonx_types();
     protobuf_test_messages::proto2::register_protojsonx_types();
+    editions::register_protojsonx_types();
+    editions::proto3::register_protojsonx_types();
+    editions::proto2::register_protojsonx_types();
 }
 
 fn main() -> io::Result<()> {
@@ -153,6 +176,15 @@ fn handle(testee: &Testee, request: ConformanceRequest) -> ConformanceResponse {
         }
         (_, "protobuf_test_messages.proto2.TestAllTypesProto2") => {
             run::<TestAllTypesProto2>(&request)
+        }
+        (_, "protobuf_test_messages.editions.proto3.TestAllTypesProto3") => {
+            run::<editions::proto3::TestAllTypesProto3>(&request)
+        }
+        (_, "protobuf_test_messages.editions.proto2.TestAllTypesProto2") => {
+            run::<editions::proto2::TestAllTypesProto2>(&request)
+        }
+        (_, "protobuf_test_messages.editions.TestAllTypesEdition2023") => {
+            run::<TestAllTypesEdition2023>(&request)
         }
         (_, other) => Outcome::Skipped(format!("message type {other:?} is not supported")),
     })
@@ -319,7 +351,7 @@ mod tests {
         };
         // Unknown message type.
         assert!(is_skipped(json_request(
-            "protobuf_test_messages.editions.TestAllTypesEdition2023",
+            "protobuf_test_messages.editions.TestAllTypesEdition2026",
             "{}",
             WireFormat::Json
         )));

@@ -89,9 +89,8 @@ pub fn generate(
         to_generate.iter().any(|name| name == f.name())
             || (config.compile_well_known_types && f.package() == "google.protobuf")
     };
-    let edition = files.iter().find(|f| wanted(f) && f.syntax() == "editions");
-    if let Some(file) = edition {
-        return Err(parse::editions_unsupported(file.name()));
+    if let Some(file) = files.iter().find(|f| f.syntax() == "editions") {
+        return Err(editions_unlowered(file.name()));
     }
     let mut packages: Vec<&str> = files
         .iter()
@@ -135,6 +134,17 @@ pub fn generate(
     }
     out.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(out)
+}
+
+/// The error for an editions file given as prost-types descriptors, which
+/// lack its `edition` and `features`.
+#[cold]
+fn editions_unlowered(file: &str) -> String {
+    format!(
+        "`{file}` is an editions file, which prost-types descriptors cannot describe: \
+         decode its descriptors with `protojsonx_descriptor::types` and lower them with \
+         `protojsonx_descriptor::lower` first"
+    )
 }
 
 /// The name of a package's file of JSON code alone: `<package>.protojsonx.rs`.

@@ -5,7 +5,7 @@ use std::io::{Read, Write};
 use std::process::ExitCode;
 
 use prost::Message;
-use prost_types::compiler::CodeGeneratorRequest;
+use protojsonx_descriptor::types::compiler::CodeGeneratorRequest;
 
 fn main() -> ExitCode {
     let mut input = Vec::new();

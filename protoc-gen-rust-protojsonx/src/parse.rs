@@ -7,6 +7,12 @@
 //! before the include directories: prost maps those types to prost-types
 //! anyway, and trees that vendor a newer `descriptor.proto` (googleapis,
 //! buf exports) would otherwise stop at syntax protox does not read yet.
+//!
+//! protox cannot read editions files (`edition = "2023";`): when it meets
+//! one, protoc reads them all, the one `PROTOC` names or the one the
+//! `vendored-protoc` feature carries. Every set is lowered
+//! ([`protojsonx_descriptor::lower`]) to the proto2 and proto3 descriptors
+//! prost-build reads.
 
 use std::fmt::Write as _;
 use std::io;
@@ -31,6 +37,24 @@ pub(crate) fn descriptors(
     }
 }
 
+/// The protoc that reads editions files when `PROTOC` is not set: the one
+/// the `vendored-protoc` feature carries.
+#[cfg(feature = "vendored-protoc")]
+fn editions_protoc(_file: &str) -> io::Result<PathBuf> {
+    protoc_bin_vendored::protoc_bin_path().map_err(io::Error::other)
+}
+
+/// Without the `vendored-protoc` feature, an editions file needs `PROTOC`.
+#[cfg(not(feature = "vendored-protoc"))]
+fn editions_protoc(file: &str) -> io::Result<PathBuf> {
+    Err(io::Error::other(format!(
+        "`{file}` uses protobuf editions (`edition = ...`), which protox, the parser used \
+         when PROTOC is not set, cannot read yet (andrewhickman/protox#31): set PROTOC to \
+         protoc 27 or newer, or enable the `vendored-protoc` feature of \
+         protoc-gen-rust-protojsonx"
+    )))
+}
+
 fn with_protox(
     includes: &[PathBuf],
     protos: &[&Path],
@@ -40,7 +64,13 @@ fn with_protox(
     for dir in includes {
         resolver.add(IncludeFileResolver::new(dir.clone()));
     }
-    let compiler = open(resolver, includes, protos, true).map_err(io::Error::other)?;
+    let compiler = match open(resolver, protos, true) {
+        Ok(compiler) => compiler,
+        Err(e) => match editions_file(&e, includes) {
+            Some(file) => return with_protoc(&editions_protoc(file)?, includes, protos),
+            None => return Err(io::Error::other(diagnostic(&e))),
+        },
+    };
     let names = compiler
         .files()
         .filter(|f| !f.is_import())
@@ -56,31 +86,29 @@ pub(crate) fn only_under(root: &Path, files: &[&str]) -> Result<FileDescriptorSe
     let mut resolver = ChainFileResolver::new();
     resolver.add(IncludeFileResolver::new(root.to_path_buf()));
     resolver.add(GoogleFileResolver::new());
-    Ok(open(resolver, &[root.to_path_buf()], files, false)?.file_descriptor_set())
+    let compiler = open(resolver, files, false).map_err(|e| diagnostic(&e))?;
+    Ok(compiler.file_descriptor_set())
 }
 
 /// The descriptors of `files` from the bundled Google files alone, the copy
 /// [`descriptors`] resolves `google/protobuf/*.proto` imports to.
 pub(crate) fn bundled_google(files: &[&str]) -> Result<FileDescriptorSet, String> {
-    Ok(open(GoogleFileResolver::new(), &[], files, false)?.file_descriptor_set())
+    let compiler = open(GoogleFileResolver::new(), files, false).map_err(|e| diagnostic(&e))?;
+    Ok(compiler.file_descriptor_set())
 }
 
 /// A protox compiler holding `files` and their imports as `resolver` finds
-/// them, with source info if asked; errors are [`diagnostic`]s, located
-/// under `includes`.
+/// them, with source info if asked.
 fn open(
     resolver: impl FileResolver + 'static,
-    includes: &[PathBuf],
     files: &[impl AsRef<Path>],
     source_info: bool,
-) -> Result<protox::Compiler, String> {
+) -> Result<protox::Compiler, protox::Error> {
     let mut compiler = protox::Compiler::with_file_resolver(resolver);
     compiler
         .include_imports(true)
         .include_source_info(source_info);
-    compiler
-        .open_files(files)
-        .map_err(|e| diagnostic(&e, includes))?;
+    compiler.open_files(files)?;
     Ok(compiler)
 }
 
@@ -114,7 +142,8 @@ fn with_protoc(
     }
     let bytes = std::fs::read(&out);
     let _ = std::fs::remove_file(&out);
-    let set = FileDescriptorSet::decode(bytes?.as_slice())?;
+    let lowered = protojsonx_descriptor::lower_encoded(&bytes?).map_err(io::Error::other)?;
+    let set = FileDescriptorSet::decode(lowered.as_slice())?;
     let names = protos
         .iter()
         .map(|p| name_under(includes, p))
@@ -145,10 +174,7 @@ fn name_under(includes: &[PathBuf], proto: &Path) -> io::Result<String> {
 /// A protox error as one readable diagnostic: `file:line:column: message`,
 /// then the offending line with a caret under the column. Errors without a
 /// location are their message alone (after the file, if known).
-fn diagnostic(error: &protox::Error, includes: &[PathBuf]) -> String {
-    if let Some(help) = edition_help(error, includes) {
-        return help;
-    }
+fn diagnostic(error: &protox::Error) -> String {
     let message = error.to_string();
     let label = error.labels().and_then(|mut labels| labels.next());
     let everything = miette::SourceSpan::from((0, 0));
@@ -191,14 +217,14 @@ fn locate(text: &str, offset: usize) -> (usize, usize, &str) {
     (line, column, text[start..end].trim_end_matches('\r'))
 }
 
-/// prost (and protox) read no editions yet: a file starting with `edition`
-/// gets one line saying so instead of a parse error at that word.
-fn edition_help(error: &protox::Error, includes: &[PathBuf]) -> Option<String> {
+/// The editions file protox stopped at, if that is why it failed: it reads
+/// `edition` where it expects `syntax`.
+fn editions_file<'e>(error: &'e protox::Error, includes: &[PathBuf]) -> Option<&'e str> {
     let name = error.file()?;
     let text = includes
         .iter()
         .find_map(|dir| std::fs::read_to_string(dir.join(name)).ok())?;
-    declares_edition(&text).then(|| editions_unsupported(name))
+    declares_edition(&text).then_some(name)
 }
 
 /// Whether a .proto file's text declares an edition (`edition = "2023";`).
@@ -206,14 +232,6 @@ fn declares_edition(text: &str) -> bool {
     text.lines()
         .map(str::trim_start)
         .any(|line| line.starts_with("edition") && line[7..].trim_start().starts_with('='))
-}
-
-/// The error for a file written in an edition, whichever front end found it.
-pub(crate) fn editions_unsupported(file: &str) -> String {
-    format!(
-        "`{file}` uses protobuf editions (`edition = ...`), which prost does not support yet \
-         (tokio-rs/prost#1031): use `syntax = \"proto3\"` or `\"proto2\"`"
-    )
 }
 
 #[cfg(test)]

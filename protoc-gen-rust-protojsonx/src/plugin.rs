@@ -1,26 +1,44 @@
 //! The protoc/buf plugin front end: a `CodeGeneratorRequest` in, a
 //! `CodeGeneratorResponse` out. The binary is a few lines around [`execute`].
+//!
+//! Both are the current schema's ([`protojsonx_descriptor::types`]):
+//! prost-types' older copy would drop the `edition` and `features` of
+//! editions files, and cannot tell protoc which editions the plugin reads.
 
-use prost_types::compiler::code_generator_response::{Feature, File};
-use prost_types::compiler::{CodeGeneratorRequest, CodeGeneratorResponse};
+use protojsonx_descriptor::types::Edition;
+use protojsonx_descriptor::types::compiler::code_generator_response::{Feature, File};
+use protojsonx_descriptor::types::compiler::{CodeGeneratorRequest, CodeGeneratorResponse};
 
 use crate::config::Config;
 
-/// Runs the generator on a plugin request. Problems (a bad parameter, a
-/// failure in prost-build) are reported in the response's `error`, as protoc expects.
-pub fn execute(request: CodeGeneratorRequest) -> CodeGeneratorResponse {
-    let mut response = CodeGeneratorResponse {
-        supported_features: Some(Feature::Proto3Optional as u64),
-        ..Default::default()
-    };
-    match run(&request) {
-        Ok(files) => response.file = files,
-        Err(message) => response.error = Some(message),
+/// What the plugin tells protoc and buf it supports: proto3 `optional`
+/// and editions, from proto2 (the oldest) to 2024.
+fn supports(response: CodeGeneratorResponse) -> CodeGeneratorResponse {
+    CodeGeneratorResponse {
+        supported_features: Some(Feature::Proto3Optional as u64 | Feature::SupportsEditions as u64),
+        minimum_edition: Some(Edition::Proto2 as i32),
+        maximum_edition: Some(Edition::Edition2024 as i32),
+        ..response
     }
-    response
 }
 
-fn run(request: &CodeGeneratorRequest) -> Result<Vec<File>, String> {
+/// Runs the generator on a plugin request. Problems (a bad parameter, an
+/// edition it does not know, a failure in prost-build) are reported in the
+/// response's `error`, as protoc expects.
+pub fn execute(request: CodeGeneratorRequest) -> CodeGeneratorResponse {
+    supports(match run(request) {
+        Ok(file) => CodeGeneratorResponse {
+            file,
+            ..Default::default()
+        },
+        Err(message) => CodeGeneratorResponse {
+            error: Some(message),
+            ..Default::default()
+        },
+    })
+}
+
+fn run(request: CodeGeneratorRequest) -> Result<Vec<File>, String> {
     let mut config = Config::new();
     for param in request
         .parameter()
@@ -29,8 +47,14 @@ fn run(request: &CodeGeneratorRequest) -> Result<Vec<File>, String> {
     {
         config.apply_parameter(param)?;
     }
-    let files = crate::generate(&config, &request.proto_file, &request.file_to_generate)?;
-    Ok(files
+    let files = request
+        .proto_file
+        .into_iter()
+        .map(protojsonx_descriptor::lower_file)
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| e.to_string())?;
+    let generated = crate::generate(&config, &files, &request.file_to_generate)?;
+    Ok(generated
         .into_iter()
         .map(|f| File {
             name: Some(f.name),
@@ -57,9 +81,26 @@ mod tests {
                 .unwrap()
                 .starts_with("unknown parameter `colour`")
         );
+        assert_eq!(response.supported_features, Some(3));
+        assert_eq!(response.minimum_edition, Some(998));
+        assert_eq!(response.maximum_edition, Some(1001));
+    }
+
+    #[test]
+    fn editions_past_2024_are_reported_with_the_file() {
+        let request = CodeGeneratorRequest {
+            file_to_generate: vec!["next.proto".into()],
+            proto_file: vec![protojsonx_descriptor::types::FileDescriptorProto {
+                name: Some("next.proto".into()),
+                syntax: Some("editions".into()),
+                edition: Some(Edition::Edition2026 as i32),
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
         assert_eq!(
-            response.supported_features,
-            Some(Feature::Proto3Optional as u64)
+            execute(request).error.unwrap(),
+            "next.proto: edition 2026 is not supported: 2023 and 2024 are"
         );
     }
 }

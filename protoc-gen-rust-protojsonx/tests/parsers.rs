@@ -117,8 +117,14 @@ fn a_tree_with_a_current_descriptor_proto_compiles() {
     std::fs::remove_dir_all(&out).unwrap();
 }
 
+/// Without `PROTOC` or the `vendored-protoc` feature, an editions file
+/// (which protox cannot read) gets one line saying what to do.
+#[cfg(not(feature = "vendored-protoc"))]
 #[test]
-fn an_edition_file_gets_one_line_saying_prost_has_no_editions() {
+fn an_editions_file_without_a_protoc_says_how_to_get_one() {
+    if std::env::var_os("PROTOC").is_some() {
+        return; // protoc reads it: nothing to say
+    }
     let err = Builder::new()
         .include(comments_dir())
         .out_dir(std::env::temp_dir())
@@ -127,15 +133,51 @@ fn an_edition_file_gets_one_line_saying_prost_has_no_editions() {
         .to_string();
     assert_eq!(
         err,
-        "`editions.proto` uses protobuf editions (`edition = ...`), which prost does not \
-         support yet (tokio-rs/prost#1031): use `syntax = \"proto3\"` or `\"proto2\"`"
+        "`editions.proto` uses protobuf editions (`edition = ...`), which protox, the parser \
+         used when PROTOC is not set, cannot read yet (andrewhickman/protox#31): set PROTOC \
+         to protoc 27 or newer, or enable the `vendored-protoc` feature of \
+         protoc-gen-rust-protojsonx"
     );
 }
 
-/// The plugin and `PROTOC` paths get descriptors that protoc made from an
-/// edition file; `generate` refuses them with the same line.
+/// protoc's descriptors of an editions file, lowered as the `PROTOC` path
+/// lowers them, make prost structs whose presence is the edition's.
 #[test]
-fn edition_descriptors_are_refused_by_the_generator() {
+fn an_editions_file_compiles_from_protocs_descriptors() {
+    let out = std::env::temp_dir().join(format!("protojsonx-ed-{}", std::process::id()));
+    let fds = out.with_extension("pb");
+    let status = std::process::Command::new(protoc_bin_vendored::protoc_bin_path().unwrap())
+        .arg("-I")
+        .arg(comments_dir())
+        .arg("--include_imports")
+        .arg(format!("--descriptor_set_out={}", fds.display()))
+        .arg(comments_dir().join("editions.proto"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let bytes = std::fs::read(&fds).unwrap();
+    std::fs::remove_file(&fds).unwrap();
+    let lowered = protojsonx_descriptor::lower_encoded(&bytes).unwrap();
+    let set = FileDescriptorSet::decode(lowered.as_slice()).unwrap();
+    std::fs::create_dir_all(&out).unwrap();
+    Builder::new()
+        .out_dir(&out)
+        .compile_fds(set, &["editions.proto".into()])
+        .unwrap();
+    let code = std::fs::read_to_string(out.join("comments.ed.rs")).unwrap();
+    std::fs::remove_dir_all(&out).unwrap();
+    // Edition 2023 fields have explicit presence: `Option`s.
+    assert!(
+        code.contains("pub s: ::core::option::Option<i32>,"),
+        "{code}"
+    );
+    assert!(code.contains("impl ::protojsonx_runtime::ProtoJson for Carrier"));
+}
+
+/// Descriptors of an editions file that went through prost-types have
+/// lost their edition and features: `generate` says so.
+#[test]
+fn unlowered_editions_descriptors_are_refused_by_the_generator() {
     let file = FileDescriptorProto {
         name: Some("ed.proto".into()),
         syntax: Some("editions".into()),
@@ -145,7 +187,7 @@ fn edition_descriptors_are_refused_by_the_generator() {
     let err = protoc_gen_rust_protojsonx::generate(&config, &[file], &["ed.proto".into()]);
     assert!(
         err.unwrap_err()
-            .starts_with("`ed.proto` uses protobuf editions")
+            .starts_with("`ed.proto` is an editions file, which prost-types descriptors")
     );
 }
 

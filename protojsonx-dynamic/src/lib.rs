@@ -90,12 +90,19 @@ impl Pool {
     /// A pool of the files in `file_descriptor_set`, a serialized
     /// `google.protobuf.FileDescriptorSet` (as `protoc --include_imports -o`
     /// and `buf build -o` write it). Every file a file imports must be in it.
+    /// Editions files (2023 and 2024) are read as their features say: see
+    /// [`protojsonx_descriptor::lower`].
     pub fn decode(file_descriptor_set: &[u8]) -> Result<Pool, PoolError> {
-        let descriptors = DescriptorPool::decode(file_descriptor_set).map_err(PoolError::new)?;
+        let lowered = protojsonx_descriptor::lower_encoded(file_descriptor_set)
+            .map_err(PoolError::editions)?;
+        let descriptors = DescriptorPool::decode(lowered.as_slice()).map_err(PoolError::new)?;
         Ok(Self::of(descriptors))
     }
 
-    /// A pool of the files in `set`.
+    /// A pool of the files in `set`. prost-types describes no editions
+    /// files (it drops their `edition` and `features`): read those with
+    /// [`decode`](Self::decode), or lower them first with
+    /// [`protojsonx_descriptor::lower`].
     pub fn from_file_descriptor_set(
         set: prost_types::FileDescriptorSet,
     ) -> Result<Pool, PoolError> {
@@ -226,17 +233,30 @@ impl fmt::Debug for MessageType {
 
 /// The descriptors given to a [`Pool`] are not a valid, complete schema.
 #[derive(Debug)]
-pub struct PoolError(prost_reflect::DescriptorError);
+pub struct PoolError(PoolErrorKind);
+
+#[derive(Debug)]
+enum PoolErrorKind {
+    Descriptors(prost_reflect::DescriptorError),
+    Editions(protojsonx_descriptor::Error),
+}
 
 impl PoolError {
     fn new(e: prost_reflect::DescriptorError) -> Self {
-        PoolError(e)
+        PoolError(PoolErrorKind::Descriptors(e))
+    }
+
+    fn editions(e: protojsonx_descriptor::Error) -> Self {
+        PoolError(PoolErrorKind::Editions(e))
     }
 }
 
 impl fmt::Display for PoolError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "invalid descriptors: {}", self.0)
+        match &self.0 {
+            PoolErrorKind::Descriptors(e) => write!(f, "invalid descriptors: {e}"),
+            PoolErrorKind::Editions(e) => write!(f, "invalid descriptors: {e}"),
+        }
     }
 }
 
