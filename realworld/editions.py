@@ -1,68 +1,57 @@
 #!/usr/bin/env python3
-"""proto2/proto3 -> editions (2023 or 2024) converter, and a checker that the
-converted files mean the same as the originals.
+"""Converts proto2/proto3 files to edition 2023 or 2024 with the same meaning
+(the conversion Google's migration tool, prototiller, makes), and checks
+that the converted copies mean what the originals mean.
 
-The conversion is the one Google's migration tool (prototiller) makes,
-written as text edits on the original file, so comments, blank lines and
-layout are kept: a tokenizer and a small recursive-descent parser of the
-.proto grammar find the places to edit (syntax line, labels, option lists,
-groups, reserved names) and everything else is copied byte for byte. A
-descriptor round trip (parse, then print) would lose the comments and
-reorder the file.
+Why text-level: the edits (syntax line, labels, option lists, groups,
+reserved names, file features) are made in place on the original text,
+found by a tokenizer and a small recursive-descent parser of the .proto
+grammar; everything else is copied byte for byte, so comments and layout
+stay. Printing a parsed descriptor would lose the comments and reorder the
+file.
 
   editions.py convert --edition 2023|2024 SRC_ROOT DST_ROOT [FILE...] [--slice SLICE]
   editions.py check   --edition 2023|2024 SRC_ROOT DST_ROOT [FILE...] [--slice SLICE]
 
-FILE is relative to SRC_ROOT. SRC_ROOT and DST_ROOT may each be a list of
-roots joined by ':' (one DST per SRC), searched in order like protoc's -I.
---slice reads a realworld/slice.txt-style list: a directory entry means every
-*.proto directly in it, a file entry that file; `#` starts a comment.
+FILE is relative to SRC_ROOT; SRC_ROOT and DST_ROOT may each be roots joined
+by ':' (one DST per SRC, searched in order like protoc's -I). --slice reads a
+realworld/slice.txt list (a directory entry: every *.proto directly in it).
+realworld/editions.sh runs both commands over the real-world slice.
 
-convert writes the converted copy of every FILE, and of every file they
-import (transitively) that is under a SRC root, to the same relative path
-under the matching DST root. Imported files under google/protobuf/ are copied
-unchanged (files named on the command line are converted wherever they are).
-A file already in editions syntax is copied unchanged.
-
-check compiles the originals (-I SRC roots) and the copies (-I DST roots)
-with protoc (PROTOC, default: the protoc-bin-vendored binary in cargo's
-registry; its include/ directory is added last), loads both descriptor sets
-into protobuf pools (protobuf >= 6 with editions support, e.g. the venv of
-robustness/diff/venv.sh), and compares every message, field, oneof,
-extension, enum, enum value and service of the converted files: names,
-numbers, types (a proto2 group and a DELIMITED message field are the same),
-json_name, presence, packed, required, defaults, oneof membership, map-ness,
-open/closed enums, the resolved features, and all options other than
-`features` (and the ones a conversion has to drop, listed below). It prints
-one summary line and exits 1 on any difference.
-
-What changes, file by file:
-  proto3  `syntax` -> `edition`, `option features.field_presence = IMPLICIT;`
-          `optional x` -> `x [features.field_presence = EXPLICIT]`
-          `[packed = true]` dropped, `[packed = false]` ->
-          `[features.repeated_field_encoding = EXPANDED]`
-  proto2  `syntax` (or none) -> `edition`, file features enum_type = CLOSED,
-          repeated_field_encoding = EXPANDED, utf8_validation = NONE,
-          json_format = LEGACY_BEST_EFFORT; `optional` dropped; `required`
-          -> `[features.field_presence = LEGACY_REQUIRED]`; `[packed = true]`
-          -> `[features.repeated_field_encoding = PACKED]`, `[packed = false]`
-          dropped; `group G = n {..}` -> `message G {..}` plus
+convert writes the copy of every FILE and of every file they import that is
+under a SRC root to the same path under the matching DST root. Imports under
+google/protobuf/ are copied unchanged; files already in editions too.
+  proto3: `option features.field_presence = IMPLICIT;`, `optional` ->
+          `[features.field_presence = EXPLICIT]` (not on extensions),
+          `[packed = false]` -> `[features.repeated_field_encoding = EXPANDED]`
+  proto2: file features enum_type = CLOSED, repeated_field_encoding =
+          EXPANDED, utf8_validation = NONE, json_format = LEGACY_BEST_EFFORT;
+          `required` -> `[features.field_presence = LEGACY_REQUIRED]`,
+          `[packed = true]` -> `[features.repeated_field_encoding = PACKED]`,
+          `group G = n {..}` -> `message G {..}` and
           `G g = n [features.message_encoding = DELIMITED];` (the message
-          goes before the enclosing oneof or extend block when the group was
-          in one)
-  both    `reserved "name"` -> `reserved name`; `java_string_check_utf8`
-          (not allowed in editions) dropped, or with --lang-features
-          `features.(pb.java).utf8_validation = VERIFY` when it was true
-  2024    file features enforce_naming_style = STYLE_LEGACY and
+          goes before the oneof or extend block holding the group)
+  both:   `reserved "name"` -> `reserved name`; `java_string_check_utf8`
+          (refused in editions) dropped
+  2024:   features enforce_naming_style = STYLE_LEGACY and
           default_symbol_visibility = EXPORT_ALL; `import weak` -> `import`;
-          the C++/Java-only options 2024 removes are dropped: `ctype`,
-          `java_multiple_files`, field option `weak`. With --lang-features
-          they become features the way prototiller writes them instead:
-          `ctype` -> `features.(pb.cpp).string_type`, and files without
-          `java_multiple_files = true` get
-          `option features.(pb.java).nest_in_file_class = YES;` in every
-          top-level message, enum and service (these import
-          google/protobuf/cpp_features.proto or java_features.proto).
+          the C++/Java-only options 2024 refuses (`ctype`,
+          `java_multiple_files`) dropped
+With --lang-features those C++/Java options become the language features
+protoc's errors point to instead (`features.(pb.cpp).string_type`,
+`nest_in_file_class = YES` on the top-level types of a file without
+`java_multiple_files = true`, `features.(pb.java).utf8_validation = VERIFY`),
+importing google/protobuf/cpp_features.proto or java_features.proto.
+
+check compiles originals (-I SRC roots) and copies (-I DST roots) with protoc
+(PROTOC, or the protoc-bin-vendored binary in cargo's registry, whose
+include/ directory comes last), loads both into protobuf pools (protobuf
+with editions support: the venv of robustness/diff/venv.sh) and compares
+every message, field, extension, oneof, enum, enum value and service of the
+converted files: names, numbers, types (group = DELIMITED message), json_name,
+presence, packed, required, defaults, real oneofs, map-ness, closed enums,
+resolved features, and every option but `features` and the dropped ones.
+It prints one summary line (and the differences), exit status 1 on any.
 """
 
 import argparse
@@ -163,6 +152,7 @@ class Converter:
         self.syntax = None  # "proto2" / "proto3" / "editions"
         self.imports = []  # (kind, path)
         self.need_imports = set()
+        self.first_import = None  # offset of the first import statement
         self.notes = []  # human-readable notes on dropped options
         self.java_multiple_files = False
         self.top_level_bodies = []  # offsets after the `{` of top-level types
@@ -340,32 +330,40 @@ class Converter:
                 "features.enforce_naming_style = STYLE_LEGACY",
                 "features.default_symbol_visibility = EXPORT_ALL",
             ]
-        block = "".join("option %s;\n" % f for f in feats)
-        if package_end is not None:
-            self.edit(package_end, package_end, "\n\n" + block.rstrip("\n"))
-        elif anchor is not None:
-            self.edit(anchor, anchor, "\n\n" + block.rstrip("\n"))
+        # Java nesting (2024, --lang-features): keep the classes nested in
+        # the outer class as they were without java_multiple_files.
+        if self.edition == "2024" and not self.lang and not self.java_multiple_files and self.top_level_bodies:
+            self.notes.append("no java_multiple_files = true: Java types no longer nested in the outer class")
+        if self.edition == "2024" and self.lang and not self.java_multiple_files and self.top_level_bodies:
+            self.need_imports.add("google/protobuf/java_features.proto")
+            opt = "option features.(pb.java).nest_in_file_class = YES;"
+            for pos, indent in self.top_level_bodies:
+                if re.match(r"[ \t]*(//[^\n]*)?\n", self.src[pos:]):
+                    self.edit(pos, pos, "\n%s  %s" % (indent, opt))
+                else:  # a body on the `{` line
+                    self.edit(pos, pos, " " + opt)
+        # Imports the language features need: before the first import, or
+        # in front of the file options when there is none.
+        new = sorted(self.need_imports - {p for _, p in self.imports})
+        imports = "".join('import "%s";\n' % p for p in new)
+        if imports and self.first_import is not None:
+            self.edit(self.first_import, self.first_import, imports)
+            imports = ""
+        block = (imports + "\n" if imports else "") + "".join("option %s;\n" % f for f in feats)
+        pos = package_end if package_end is not None else anchor
+        if pos is not None:
+            # A blank line before the block, and after it unless one follows.
+            tail = "" if re.match(r"[ \t]*(\n[ \t]*\n|$)", self.src[pos:]) else "\n"
+            self.edit(pos, pos, "\n\n" + block.rstrip("\n") + tail)
         else:
             first = toks[0].start if toks else len(self.src)
             self.edit(first, first, block + "\n")
-
-        # Java nesting (2024, --lang-features): keep the classes nested in
-        # the outer class as they were without java_multiple_files.
-        if self.edition == "2024" and self.lang and not self.java_multiple_files and self.top_level_bodies:
-            self.need_imports.add("google/protobuf/java_features.proto")
-            for pos, indent in self.top_level_bodies:
-                self.edit(pos, pos, "\n%s  option features.(pb.java).nest_in_file_class = YES;" % indent)
-        if self.need_imports:
-            have = {p for _, p in self.imports}
-            new = sorted(self.need_imports - have)
-            if new:
-                text = "".join('\nimport "%s";' % p for p in new)
-                pos = package_end if package_end is not None else (anchor if anchor is not None else 0)
-                self.edit(pos, pos, text if pos else text.lstrip("\n") + "\n")
         return self.render(0, len(self.src), self.edits)
 
     def parse_import(self):
-        self.expect("import")
+        t = self.expect("import")
+        if self.first_import is None:
+            self.first_import = t.start
         kind = ""
         if self.at("public") or self.at("weak"):
             k = self.next()
@@ -393,8 +391,6 @@ class Converter:
             self.java_multiple_files = value == "true"
             if self.edition == "2024":
                 self.delete_statement(first, last)
-                if value != "true" and not self.lang:
-                    self.notes.append("java_multiple_files = %s dropped" % value)
         elif name == "java_string_check_utf8":
             if self.lang and value == "true":
                 self.need_imports.add("google/protobuf/java_features.proto")
@@ -576,9 +572,6 @@ class Converter:
                     else:
                         replace[k] = None
                         self.notes.append("ctype = %s dropped" % val)
-                elif nm == "weak" and self.edition == "2024":
-                    replace[k] = None
-                    self.notes.append("weak = %s dropped" % val)
 
         if is_group:
             self.convert_group(first, label, name, number, opts, add, replace, context, parent_start)
@@ -653,7 +646,8 @@ class Converter:
         header = "message %s {" % gname
         if context == "message":
             self.edit(start, lbrace.end, header)
-            self.edit(rbrace.start, rbrace.end, "}\n" + indent + field)
+            one_line = "\n" not in self.src[start:rbrace.end]
+            self.edit(rbrace.start, rbrace.end, "} " + field if one_line else "}\n" + indent + field)
             return
         # In a oneof or an extend block: the message goes before that block.
         inner = self.take_edits(start, rbrace.end)
@@ -665,7 +659,7 @@ class Converter:
         if extra > 0:
             lines = text.split("\n")
             text = "\n".join([lines[0]] + [ln[extra:] if ln[:extra].strip() == "" else ln for ln in lines[1:]])
-        self.edit(pstart, pstart, text + "\n\n" + pindent)
+        self.edit(pstart, pstart, text + "\n" + pindent)
         self.edit(start, rbrace.end, field)
 
     # -- enums and services -------------------------------------------------
@@ -802,6 +796,7 @@ def cmd_convert(args):
         with open(dst, "w", encoding="utf-8") as f:
             f.write(out)
         converted += 1
+        todo += sorted(conv.need_imports)
         for n in dict.fromkeys(conv.notes):
             notes.setdefault(n, []).append(rel)
     print("editions convert %s: %d files converted, %d google/protobuf files copied, %d already in editions"
@@ -887,7 +882,7 @@ class Checker:
         self.drop_field_opts = ["packed"]
         self.drop_file_opts = ["java_string_check_utf8"]
         if edition == "2024":
-            self.drop_field_opts += ["ctype", "weak"]
+            self.drop_field_opts += ["ctype"]
             self.drop_file_opts += ["java_multiple_files"]
         # Raw protos by full name, for options and proto3_optional.
         self.raw = [self.index(p) for p in self.protos]
@@ -945,7 +940,10 @@ class Checker:
                 o.ClearField(name)
         sa, sb = oa.SerializeToString(deterministic=True), ob.SerializeToString(deterministic=True)
         if sa != sb:
-            self.diff(where, "options", str(oa).strip(), str(ob).strip())
+            ta, tb = str(oa).strip(), str(ob).strip()
+            if ta == tb:  # custom options only: their bytes
+                ta, tb = sa.hex(), sb.hex()
+            self.diff(where, "options", ta, tb)
 
     def resolved(self, d):
         """The resolved features of a descriptor, by name (without the
