@@ -312,7 +312,9 @@ class Converter:
             anchor = toks[syntax_stmt[1]].end
         else:
             first = toks[0].start if toks else len(self.src)
-            self.edit(first, first, edition_line + "\n\n")
+            # (A file of comments alone may end inside a `//` comment.)
+            lead = "\n" if not toks and self.src and not self.src.endswith("\n") else ""
+            self.edit(first, first, lead + edition_line + "\n\n")
             anchor = None
         # File-level features, after the package line (or the edition line).
         feats = []
@@ -352,6 +354,10 @@ class Converter:
         block = (imports + "\n" if imports else "") + "".join("option %s;\n" % f for f in feats)
         pos = package_end if package_end is not None else anchor
         if pos is not None:
+            # After a comment trailing the statement on its line.
+            m = re.match(r"[ \t]*(//[^\n]*|/\*[^\n]*?\*/[ \t]*)?(?=\n|$)", self.src[pos:])
+            if m:
+                pos += m.end()
             # A blank line before the block, and after it unless one follows.
             tail = "" if re.match(r"[ \t]*(\n[ \t]*\n|$)", self.src[pos:]) else "\n"
             self.edit(pos, pos, "\n\n" + block.rstrip("\n") + tail)
@@ -775,8 +781,11 @@ def cmd_convert(args):
         src = os.path.join(src_roots[k], rel)
         dst = os.path.join(dst_roots[k], rel)
         os.makedirs(os.path.dirname(dst) or ".", exist_ok=True)
-        with open(src, encoding="utf-8") as f:
+        with open(src, encoding="utf-8", newline="") as f:
             text = f.read()
+        crlf = text.count("\r\n") == text.count("\n") > 0
+        if crlf:  # converted with \n lines, written back with \r\n
+            text = text.replace("\r\n", "\n")
         for imp in imports_of(text):
             if imp not in done:
                 todo.append(imp)
@@ -793,8 +802,8 @@ def cmd_convert(args):
             shutil.copyfile(src, dst)
             unchanged += 1
             continue
-        with open(dst, "w", encoding="utf-8") as f:
-            f.write(out)
+        with open(dst, "w", encoding="utf-8", newline="") as f:
+            f.write(out.replace("\n", "\r\n") if crlf else out)
         converted += 1
         todo += sorted(conv.need_imports)
         for n in dict.fromkeys(conv.notes):
@@ -1128,6 +1137,10 @@ def cmd_check(args):
             k = find_root(dst_roots, rel)
             with open(os.path.join(dst_roots[k], rel), encoding="utf-8") as f:
                 toks = tokenize(f.read())
+            with open(os.path.join(src_roots[find_root(src_roots, rel)], rel), encoding="utf-8") as f:
+                was = tokenize(f.read())
+            if was and was[0].text == "edition":
+                continue  # copied as it was
             if not (toks and toks[0].text == "edition" and len(toks) > 2 and unquote(toks[2].text) == args.edition):
                 raise SystemExit("editions check: %s is not an edition %s file" % (rel, args.edition))
         ch = Checker(args.edition, a, b)
