@@ -10,7 +10,10 @@
 #    imports) into .cache/realworld/editions/EDITION/{googleapis,opentelemetry}
 #    and checks the copies; then the same for the conformance test messages
 #    (conformance/proto/google/protobuf/test_messages_proto{2,3}.proto) into
-#    .cache/realworld/editions/conformance/EDITION.
+#    .cache/realworld/editions/conformance/EDITION, and for the fixtures of
+#    realworld/editions-fixtures (proto2 groups in oneofs and extend blocks,
+#    required, packed, defaults, weak and public imports, ...) into
+#    .cache/realworld/editions/fixtures/EDITION.
 # Arguments go to `editions.py convert`. Fails when a check fails.
 set -euo pipefail
 
@@ -22,6 +25,7 @@ PROTOS=.cache/realworld/protos
 OUT=.cache/realworld/editions
 SRC="$PROTOS/googleapis:$PROTOS/opentelemetry"
 CONFORMANCE=(google/protobuf/test_messages_proto2.proto google/protobuf/test_messages_proto3.proto)
+FIXTURES=(edfix/groups.proto edfix/presence.proto)
 
 status=0
 for edition in 2023 2024; do
@@ -34,5 +38,10 @@ for edition in 2023 2024; do
   rm -rf "$dst"
   "$PY" realworld/editions.py convert --edition "$edition" "$@" conformance/proto "$dst" "${CONFORMANCE[@]}"
   "$PY" realworld/editions.py check --edition "$edition" conformance/proto "$dst" "${CONFORMANCE[@]}" || status=1
+
+  dst="$OUT/fixtures/$edition"
+  rm -rf "$dst"
+  "$PY" realworld/editions.py convert --edition "$edition" "$@" realworld/editions-fixtures "$dst" "${FIXTURES[@]}"
+  "$PY" realworld/editions.py check --edition "$edition" realworld/editions-fixtures "$dst" "${FIXTURES[@]}" || status=1
 done
 exit $status
