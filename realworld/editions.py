@@ -786,9 +786,10 @@ def cmd_convert(args):
         crlf = text.count("\r\n") == text.count("\n") > 0
         if crlf:  # converted with \n lines, written back with \r\n
             text = text.replace("\r\n", "\n")
-        for imp in imports_of(text):
-            if imp not in done:
-                todo.append(imp)
+        try:
+            todo += [imp for imp in imports_of(text) if imp not in done]
+        except ParseError as e:
+            raise SystemExit("editions.py: %s: %s" % (rel, e))
         if rel.startswith("google/protobuf/") and rel not in explicit:
             shutil.copyfile(src, dst)
             copied += 1
