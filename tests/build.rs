@@ -1,7 +1,8 @@
 //! Generates structs and JSON code for the test protos, the way a user's
 //! build.rs would: most packages with default settings, `variants` with
 //! BTreeMap, Bytes and boxing switched on, `compiled` with the well-known
-//! types compiled into the crate (written as google.protobuf.rs).
+//! types compiled into the crate (written as google.protobuf.rs), and
+//! `editions` (an `edition = "2023"` file) through the vendored protoc.
 //!
 //! `variants` is generated a second time into `split/` the way a build
 //! script that runs prost-build itself (tonic-prost-build) does: the structs
@@ -31,7 +32,11 @@ fn main() -> std::io::Result<()> {
         .configure(|c| {
             c.compile_well_known_types();
         })
-        .compile(&["proto/protojsonx/compiled/compiled.proto"])
+        .compile(&["proto/protojsonx/compiled/compiled.proto"])?;
+    // Read by the protoc of the `vendored-protoc` feature.
+    Builder::new()
+        .include("proto")
+        .compile(&["proto/protojsonx/editions/editions.proto"])
 }
 
 /// The settings of package `variants`, which change its Rust types.

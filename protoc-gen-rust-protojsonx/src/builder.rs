@@ -28,13 +28,19 @@ use crate::config::Config;
 ///
 /// The files are parsed in Rust by [protox](https://docs.rs/protox), with the
 /// `google/protobuf/*.proto` files taken from its bundled copy first; when the
-/// `PROTOC` environment variable names a `protoc` binary, that is used instead.
-/// Both make the same code.
+/// `PROTOC` environment variable (or [`protoc`](Self::protoc)) names a
+/// `protoc` binary, that is used instead. Both make the same code.
+///
+/// Editions files (`edition = "2023";`, `"2024"`), which protox cannot read
+/// yet, are read by that protoc, or by the one the `vendored-protoc` feature
+/// carries, and lowered to the proto2 and proto3 descriptors prost-build
+/// reads ([`protojsonx_descriptor::lower`]).
 #[derive(Debug, Clone, Default)]
 pub struct Builder {
     config: Config,
     includes: Vec<PathBuf>,
     out_dir: Option<PathBuf>,
+    protoc: Option<PathBuf>,
 }
 
 impl Builder {
@@ -47,6 +53,14 @@ impl Builder {
     /// given to [`compile`](Self::compile) must be under one of them.
     pub fn include(&mut self, dir: impl AsRef<Path>) -> &mut Self {
         self.includes.push(dir.as_ref().to_path_buf());
+        self
+    }
+
+    /// Reads the `.proto` files with the `protoc` binary at `path` (27 or
+    /// newer for editions files) instead of protox, as setting the `PROTOC`
+    /// environment variable does; this setting wins over the variable.
+    pub fn protoc(&mut self, path: impl AsRef<Path>) -> &mut Self {
+        self.protoc = Some(path.as_ref().to_path_buf());
         self
     }
 
@@ -175,7 +189,11 @@ impl Builder {
         protos: &[impl AsRef<Path>],
     ) -> io::Result<(FileDescriptorSet, Vec<String>)> {
         let paths: Vec<&Path> = protos.iter().map(AsRef::as_ref).collect();
-        let parsed = crate::parse::descriptors(&self.includes, &paths)?;
+        let protoc = self
+            .protoc
+            .clone()
+            .or_else(|| std::env::var_os("PROTOC").map(PathBuf::from));
+        let parsed = crate::parse::descriptors(protoc.as_deref(), &self.includes, &paths)?;
         if in_build_script() {
             self.print_rerun_if_changed(&paths);
         }

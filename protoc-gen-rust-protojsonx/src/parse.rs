@@ -26,13 +26,14 @@ use protox::file::{ChainFileResolver, FileResolver, GoogleFileResolver, IncludeF
 
 /// The descriptors of `protos` and of everything they import, and the names
 /// of `protos` as the descriptors spell them (relative to their include
-/// directory).
+/// directory): read by `protoc` if given, else by protox.
 pub(crate) fn descriptors(
+    protoc: Option<&Path>,
     includes: &[PathBuf],
     protos: &[&Path],
 ) -> io::Result<(FileDescriptorSet, Vec<String>)> {
-    match std::env::var_os("PROTOC") {
-        Some(protoc) => with_protoc(Path::new(&protoc), includes, protos),
+    match protoc {
+        Some(protoc) => with_protoc(protoc, includes, protos),
         None => with_protox(includes, protos),
     }
 }

@@ -31,6 +31,16 @@ fn generate_into(dir: &Path) {
         })
         .compile(&inputs)
         .expect("generation succeeds");
+    // protox cannot read editions: protoc reads this one.
+    Builder::new()
+        .include(&proto_root)
+        .protoc(protoc_bin_vendored::protoc_bin_path().unwrap())
+        .out_dir(dir)
+        .configure(|c| {
+            c.json_only();
+        })
+        .compile(&[proto_root.join("protojsonx/editions/editions.proto")])
+        .expect("generation succeeds");
 }
 
 fn files_in(dir: &Path) -> Vec<(String, String)> {

@@ -16,6 +16,10 @@ const PROTOS: &[&str] = &[
     "protojsonx/legacy/legacy.proto",
 ];
 
+/// An `edition = "2023"` file, which protox cannot read: the build.rs side
+/// reads it with the vendored protoc.
+const EDITIONS: &str = "protojsonx/editions/editions.proto";
+
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("..")
@@ -45,6 +49,7 @@ fn protoc(out: &Path, parameter: &str) -> (bool, String) {
         ))
         .arg(format!("--proto_path={}", include.display()))
         .args(PROTOS)
+        .arg(EDITIONS)
         .output()
         .unwrap();
     (
@@ -77,6 +82,7 @@ fn protoc_output_compiles() {
     assert_eq!(
         names,
         [
+            "protojsonx.editions.rs",
             "protojsonx.legacy.rs",
             "protojsonx.names.rs",
             "protojsonx.other.rs",
@@ -98,11 +104,12 @@ fn protoc_output_compiles() {
     std::fs::create_dir_all(krate.join("src")).unwrap();
     let include = |name: &str| format!("include!(\"{}\");", out.join(name).display());
     let lib = format!(
-        "#![deny(warnings)]\npub mod protojsonx {{\n pub mod test {{ {} }}\n pub mod other {{ {} }}\n pub mod names {{ {} }}\n pub mod legacy {{ {} }}\n}}\n",
+        "#![deny(warnings)]\npub mod protojsonx {{\n pub mod test {{ {} }}\n pub mod other {{ {} }}\n pub mod names {{ {} }}\n pub mod legacy {{ {} }}\n pub mod editions {{ {} }}\n}}\n",
         include("protojsonx.test.rs"),
         include("protojsonx.other.rs"),
         include("protojsonx.names.rs"),
         include("protojsonx.legacy.rs"),
+        include("protojsonx.editions.rs"),
     );
     std::fs::write(krate.join("src/lib.rs"), lib).unwrap();
     std::fs::copy(ws.join("Cargo.lock"), krate.join("Cargo.lock")).unwrap();
@@ -137,6 +144,15 @@ fn protoc_and_build_rs_generate_the_same_json_code() {
             c.json_only();
         })
         .compile(&inputs)
+        .unwrap();
+    Builder::new()
+        .include(&root)
+        .protoc(protoc_bin_vendored::protoc_bin_path().unwrap())
+        .out_dir(&from_builder)
+        .configure(|c| {
+            c.json_only();
+        })
+        .compile(&[root.join(EDITIONS)])
         .unwrap();
     assert_eq!(read_dir(&from_protoc), read_dir(&from_builder));
 }

@@ -30,6 +30,10 @@ pub mod protojsonx {
     pub mod compiled {
         include!(concat!(env!("OUT_DIR"), "/protojsonx.compiled.rs"));
     }
+    /// An `edition = "2023"` file: presence, delimited, packing, closed enums.
+    pub mod editions {
+        include!(concat!(env!("OUT_DIR"), "/protojsonx.editions.rs"));
+    }
 }
 
 /// `protojsonx.variants` again, as a build script that runs prost-build
