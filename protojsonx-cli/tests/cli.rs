@@ -239,6 +239,43 @@ fn a_descriptor_set_is_a_schema() {
     assert_eq!(customer, "{\"displayName\":\"Ann\"}\n");
 }
 
+/// An `edition = "2023"` schema, as a .proto file (read by the vendored
+/// protoc) and as protoc's descriptor set: presence is the edition's.
+#[test]
+fn an_editions_schema_works_both_ways() {
+    let dir = scratch("editions");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("ed/v1")).unwrap();
+    std::fs::write(
+        dir.join("ed/v1/item.proto"),
+        "edition = \"2023\";\npackage ed.v1;\nmessage Item {\n  int32 count = 1;\n  \
+         int32 implicit = 2 [features.field_presence = IMPLICIT];\n}\n",
+    )
+    .unwrap();
+    let fds = dir.join("item.binpb");
+    let status = Command::new(protoc_bin_vendored::protoc_bin_path().unwrap())
+        .arg(format!("--proto_path={}", dir.display()))
+        .arg("--include_imports")
+        .arg(format!("--descriptor_set_out={}", fds.display()))
+        .arg("ed/v1/item.proto")
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let (root, proto) = (dir.to_str().unwrap(), dir.join("ed/v1/item.proto"));
+    let proto = proto.to_str().unwrap();
+    for schema in [
+        &["-I", root, "--proto", proto][..],
+        &["--descriptor-set", fds.to_str().unwrap()],
+    ] {
+        let args = [&["from-json"][..], schema, &["--type", "ed.v1.Item"]].concat();
+        // An explicit zero is kept; an implicit one is not encoded.
+        let binary = protojsonx(&args, br#"{"count":0,"implicit":0}"#).bytes();
+        assert_eq!(binary, [0x08, 0x00]);
+        let args = [&["to-json"][..], schema, &["--type", "ed.v1.Item"]].concat();
+        assert_eq!(protojsonx(&args, &binary).text(), "{\"count\":0}\n");
+    }
+}
+
 #[test]
 fn files_in_and_out() {
     let input = scratch("order.json");
