@@ -222,16 +222,19 @@ fn tree_packages(
 /// objects. The types with a special form (`Any`, `Timestamp`, `Struct`,
 /// `NullValue`, ...) are left out: the runtime writes those by hand.
 ///
-/// The JSON follows the schema users compile against (the bundled Google
-/// files [`Builder`] resolves first), restricted to what the prost-types
-/// structs hold: those were made from the `.proto` files under
-/// `known_root` (protobuf 3.19's). Messages and enums prost-types lacks are
-/// left out; fields it lacks ([`model::Shape::Absent`], such as `edition`
-/// and `features`) are accepted when reading and never written; enum value
+/// The JSON follows the current schema (`current`: the descriptors of
+/// protoc's own files, as protoc reads them), restricted to what the prost-types structs hold: those
+/// were made from the `.proto` files under `known_root` (protobuf 3.19's).
+/// Messages and enums prost-types lacks are left out; fields it lacks
+/// ([`model::Shape::Absent`], such as `edition`, `features` and
+/// `visibility`) are accepted when reading and never written; enum value
 /// names are the current ones. Not a public API: the runtime's checked-in
 /// copy is kept fresh by this crate's test `prost_types`.
 #[doc(hidden)]
-pub fn prost_types_json(known_root: &std::path::Path) -> Result<Vec<GeneratedFile>, String> {
+pub fn prost_types_json(
+    known_root: &std::path::Path,
+    current: &[FileDescriptorProto],
+) -> Result<Vec<GeneratedFile>, String> {
     const FILES: [&str; 5] = [
         "google/protobuf/descriptor.proto",
         "google/protobuf/type.proto",
@@ -242,7 +245,7 @@ pub fn prost_types_json(known_root: &std::path::Path) -> Result<Vec<GeneratedFil
     let mut config = Config::new();
     config.json_only().compile_well_known_types();
     let known = model::packages(&parse::only_under(known_root, &FILES)?.file, &config);
-    let mut packages = model::packages(&parse::bundled_google(&FILES)?.file, &config);
+    let mut packages = model::packages(current, &config);
     for package in &mut packages {
         package.messages.retain_mut(|m| {
             let known_fields = known

@@ -91,13 +91,6 @@ pub(crate) fn only_under(root: &Path, files: &[&str]) -> Result<FileDescriptorSe
     Ok(compiler.file_descriptor_set())
 }
 
-/// The descriptors of `files` from the bundled Google files alone, the copy
-/// [`descriptors`] resolves `google/protobuf/*.proto` imports to.
-pub(crate) fn bundled_google(files: &[&str]) -> Result<FileDescriptorSet, String> {
-    let compiler = open(GoogleFileResolver::new(), files, false).map_err(|e| diagnostic(&e))?;
-    Ok(compiler.file_descriptor_set())
-}
-
 /// A protox compiler holding `files` and their imports as `resolver` finds
 /// them, with source info if asked.
 fn open(

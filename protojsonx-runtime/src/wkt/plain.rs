@@ -148,6 +148,14 @@ mod tests {
         assert_eq!(options.deprecated, Some(true));
         let err = prost_types::FieldOptions::from_json(r#"{"unverifiedLazy":tru}"#).unwrap_err();
         assert_eq!(err.kind(), ErrorKind::Syntax, "{err}");
+        // Newer than protobuf 3.19: `google.api.Service`'s APIs and
+        // BigQuery's `ProtoSchema` carry them.
+        let api = r#"{"name":"a.B","methods":[{"name":"Get","edition":"2023"}],"edition":"2023"}"#;
+        let api = prost_types::Api::from_json(api).unwrap();
+        assert_eq!(api.methods[0].name, "Get");
+        let nested = r#"{"name":"M","visibility":"VISIBILITY_EXPORT","enumType":[{"name":"E","visibility":"VISIBILITY_LOCAL"}]}"#;
+        let nested = prost_types::DescriptorProto::from_json(nested).unwrap();
+        assert_eq!(nested.enum_type[0].name(), "E");
     }
 
     #[test]

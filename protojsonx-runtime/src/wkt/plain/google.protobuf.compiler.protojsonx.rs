@@ -249,7 +249,13 @@ impl ::protojsonx_runtime::ProtoJson for CodeGeneratorResponse {
             if f.is_next(d, 1)? && !d.take_null_for(&mut m.supported_features) {
                 m.supported_features = ::core::option::Option::Some(d.read_u64()?);
             }
-            if f.is_next(d, 2)? && !d.take_null_for(&mut m.file) {
+            if f.is_next(d, 2)? {
+                d.skip_value()?;
+            }
+            if f.is_next(d, 3)? {
+                d.skip_value()?;
+            }
+            if f.is_next(d, 4)? && !d.take_null_for(&mut m.file) {
                 d.read_message_list(&mut m.file)?;
             }
             ::core::result::Result::Ok(())
@@ -259,6 +265,8 @@ impl ::protojsonx_runtime::ProtoJson for CodeGeneratorResponse {
                 &[
                     (b"\"error\":", b"\"error\":"),
                     (b"\"supportedFeatures\":", b"\"supported_features\":"),
+                    (b"\"minimumEdition\":", b"\"minimum_edition\":"),
+                    (b"\"maximumEdition\":", b"\"maximum_edition\":"),
                     (b"\"file\":", b"\"file\":"),
                 ],
                 |key| match key {
@@ -266,7 +274,13 @@ impl ::protojsonx_runtime::ProtoJson for CodeGeneratorResponse {
                     b"supportedFeatures" | b"supported_features" => {
                         ::core::option::Option::Some(1)
                     }
-                    b"file" => ::core::option::Option::Some(2),
+                    b"minimumEdition" | b"minimum_edition" => {
+                        ::core::option::Option::Some(2)
+                    }
+                    b"maximumEdition" | b"maximum_edition" => {
+                        ::core::option::Option::Some(3)
+                    }
+                    b"file" => ::core::option::Option::Some(4),
                     _ => ::core::option::Option::None,
                 },
             )?;
@@ -280,7 +294,7 @@ impl ::protojsonx_runtime::ProtoJson for CodeGeneratorResponse {
         if d.replaces() {
             seen.reset(0, &mut self.error);
             seen.reset(1, &mut self.supported_features);
-            seen.reset(2, &mut self.file);
+            seen.reset(4, &mut self.file);
         }
         ::core::result::Result::Ok(())
     }

@@ -161,36 +161,39 @@ impl ::protojsonx_runtime::ProtoJson for FileDescriptorProto {
                     ::protojsonx_runtime::__private::Decoder::read_i32,
                 )?;
             }
-            if f.is_next(d, 5)? && !d.take_null_for(&mut m.message_type) {
+            if f.is_next(d, 5)? {
+                d.skip_value()?;
+            }
+            if f.is_next(d, 6)? && !d.take_null_for(&mut m.message_type) {
                 d.read_message_list(&mut m.message_type)?;
             }
-            if f.is_next(d, 6)? && !d.take_null_for(&mut m.enum_type) {
+            if f.is_next(d, 7)? && !d.take_null_for(&mut m.enum_type) {
                 d.read_message_list(&mut m.enum_type)?;
             }
-            if f.is_next(d, 7)? && !d.take_null_for(&mut m.service) {
+            if f.is_next(d, 8)? && !d.take_null_for(&mut m.service) {
                 d.read_message_list(&mut m.service)?;
             }
-            if f.is_next(d, 8)? && !d.take_null_for(&mut m.extension) {
+            if f.is_next(d, 9)? && !d.take_null_for(&mut m.extension) {
                 d.read_message_list(&mut m.extension)?;
             }
-            if f.is_next(d, 9)? && !d.take_null_for(&mut m.options) {
+            if f.is_next(d, 10)? && !d.take_null_for(&mut m.options) {
                 d.read_message(
                     m.options.get_or_insert_with(::core::default::Default::default),
                 )?;
             }
-            if f.is_next(d, 10)? && !d.take_null_for(&mut m.source_code_info) {
+            if f.is_next(d, 11)? && !d.take_null_for(&mut m.source_code_info) {
                 d.read_message(
                     m
                         .source_code_info
                         .get_or_insert_with(::core::default::Default::default),
                 )?;
             }
-            if f.is_next(d, 11)? && !d.take_null_for(&mut m.syntax) {
+            if f.is_next(d, 12)? && !d.take_null_for(&mut m.syntax) {
                 d.read_string_into(
                     m.syntax.get_or_insert_with(::core::default::Default::default),
                 )?;
             }
-            if f.is_next(d, 12)? {
+            if f.is_next(d, 13)? {
                 d.skip_value()?;
             }
             ::core::result::Result::Ok(())
@@ -203,6 +206,7 @@ impl ::protojsonx_runtime::ProtoJson for FileDescriptorProto {
                     (b"\"dependency\":", b"\"dependency\":"),
                     (b"\"publicDependency\":", b"\"public_dependency\":"),
                     (b"\"weakDependency\":", b"\"weak_dependency\":"),
+                    (b"\"optionDependency\":", b"\"option_dependency\":"),
                     (b"\"messageType\":", b"\"message_type\":"),
                     (b"\"enumType\":", b"\"enum_type\":"),
                     (b"\"service\":", b"\"service\":"),
@@ -222,16 +226,19 @@ impl ::protojsonx_runtime::ProtoJson for FileDescriptorProto {
                     b"weakDependency" | b"weak_dependency" => {
                         ::core::option::Option::Some(4)
                     }
-                    b"messageType" | b"message_type" => ::core::option::Option::Some(5),
-                    b"enumType" | b"enum_type" => ::core::option::Option::Some(6),
-                    b"service" => ::core::option::Option::Some(7),
-                    b"extension" => ::core::option::Option::Some(8),
-                    b"options" => ::core::option::Option::Some(9),
-                    b"sourceCodeInfo" | b"source_code_info" => {
-                        ::core::option::Option::Some(10)
+                    b"optionDependency" | b"option_dependency" => {
+                        ::core::option::Option::Some(5)
                     }
-                    b"syntax" => ::core::option::Option::Some(11),
-                    b"edition" => ::core::option::Option::Some(12),
+                    b"messageType" | b"message_type" => ::core::option::Option::Some(6),
+                    b"enumType" | b"enum_type" => ::core::option::Option::Some(7),
+                    b"service" => ::core::option::Option::Some(8),
+                    b"extension" => ::core::option::Option::Some(9),
+                    b"options" => ::core::option::Option::Some(10),
+                    b"sourceCodeInfo" | b"source_code_info" => {
+                        ::core::option::Option::Some(11)
+                    }
+                    b"syntax" => ::core::option::Option::Some(12),
+                    b"edition" => ::core::option::Option::Some(13),
                     _ => ::core::option::Option::None,
                 },
             )?;
@@ -248,13 +255,13 @@ impl ::protojsonx_runtime::ProtoJson for FileDescriptorProto {
             seen.reset(2, &mut self.dependency);
             seen.reset(3, &mut self.public_dependency);
             seen.reset(4, &mut self.weak_dependency);
-            seen.reset(5, &mut self.message_type);
-            seen.reset(6, &mut self.enum_type);
-            seen.reset(7, &mut self.service);
-            seen.reset(8, &mut self.extension);
-            seen.reset(9, &mut self.options);
-            seen.reset(10, &mut self.source_code_info);
-            seen.reset(11, &mut self.syntax);
+            seen.reset(6, &mut self.message_type);
+            seen.reset(7, &mut self.enum_type);
+            seen.reset(8, &mut self.service);
+            seen.reset(9, &mut self.extension);
+            seen.reset(10, &mut self.options);
+            seen.reset(11, &mut self.source_code_info);
+            seen.reset(12, &mut self.syntax);
         }
         ::core::result::Result::Ok(())
     }
@@ -362,6 +369,9 @@ impl ::protojsonx_runtime::ProtoJson for DescriptorProto {
                     ::protojsonx_runtime::__private::Decoder::read_string_into,
                 )?;
             }
+            if f.is_next(d, 10)? {
+                d.skip_value()?;
+            }
             ::core::result::Result::Ok(())
         }
         let mut f = d
@@ -377,6 +387,7 @@ impl ::protojsonx_runtime::ProtoJson for DescriptorProto {
                     (b"\"options\":", b"\"options\":"),
                     (b"\"reservedRange\":", b"\"reserved_range\":"),
                     (b"\"reservedName\":", b"\"reserved_name\":"),
+                    (b"\"visibility\":", b"\"visibility\":"),
                 ],
                 |key| match key {
                     b"name" => ::core::option::Option::Some(0),
@@ -393,6 +404,7 @@ impl ::protojsonx_runtime::ProtoJson for DescriptorProto {
                         ::core::option::Option::Some(8)
                     }
                     b"reservedName" | b"reserved_name" => ::core::option::Option::Some(9),
+                    b"visibility" => ::core::option::Option::Some(10),
                     _ => ::core::option::Option::None,
                 },
             )?;
@@ -963,6 +975,9 @@ impl ::protojsonx_runtime::ProtoJson for EnumDescriptorProto {
                     ::protojsonx_runtime::__private::Decoder::read_string_into,
                 )?;
             }
+            if f.is_next(d, 5)? {
+                d.skip_value()?;
+            }
             ::core::result::Result::Ok(())
         }
         let mut f = d
@@ -973,6 +988,7 @@ impl ::protojsonx_runtime::ProtoJson for EnumDescriptorProto {
                     (b"\"options\":", b"\"options\":"),
                     (b"\"reservedRange\":", b"\"reserved_range\":"),
                     (b"\"reservedName\":", b"\"reserved_name\":"),
+                    (b"\"visibility\":", b"\"visibility\":"),
                 ],
                 |key| match key {
                     b"name" => ::core::option::Option::Some(0),
@@ -982,6 +998,7 @@ impl ::protojsonx_runtime::ProtoJson for EnumDescriptorProto {
                         ::core::option::Option::Some(3)
                     }
                     b"reservedName" | b"reserved_name" => ::core::option::Option::Some(4),
+                    b"visibility" => ::core::option::Option::Some(5),
                     _ => ::core::option::Option::None,
                 },
             )?;
@@ -1436,12 +1453,6 @@ impl ::protojsonx_runtime::ProtoJson for FileOptions {
         } else {
             e.unset_field(b",\"pyGenericServices\":", b",\"py_generic_services\":");
         }
-        if let ::core::option::Option::Some(v) = &self.php_generic_services {
-            e.field(b",\"phpGenericServices\":", b",\"php_generic_services\":");
-            e.bool(*v);
-        } else {
-            e.unset_field(b",\"phpGenericServices\":", b",\"php_generic_services\":");
-        }
         if let ::core::option::Option::Some(v) = &self.deprecated {
             e.field(b",\"deprecated\":", b",\"deprecated\":");
             e.bool(*v);
@@ -1558,62 +1569,59 @@ impl ::protojsonx_runtime::ProtoJson for FileOptions {
             if f.is_next(d, 9)? && !d.take_null_for(&mut m.py_generic_services) {
                 m.py_generic_services = ::core::option::Option::Some(d.read_bool()?);
             }
-            if f.is_next(d, 10)? && !d.take_null_for(&mut m.php_generic_services) {
-                m.php_generic_services = ::core::option::Option::Some(d.read_bool()?);
-            }
-            if f.is_next(d, 11)? && !d.take_null_for(&mut m.deprecated) {
+            if f.is_next(d, 10)? && !d.take_null_for(&mut m.deprecated) {
                 m.deprecated = ::core::option::Option::Some(d.read_bool()?);
             }
-            if f.is_next(d, 12)? && !d.take_null_for(&mut m.cc_enable_arenas) {
+            if f.is_next(d, 11)? && !d.take_null_for(&mut m.cc_enable_arenas) {
                 m.cc_enable_arenas = ::core::option::Option::Some(d.read_bool()?);
             }
-            if f.is_next(d, 13)? && !d.take_null_for(&mut m.objc_class_prefix) {
+            if f.is_next(d, 12)? && !d.take_null_for(&mut m.objc_class_prefix) {
                 d.read_string_into(
                     m
                         .objc_class_prefix
                         .get_or_insert_with(::core::default::Default::default),
                 )?;
             }
-            if f.is_next(d, 14)? && !d.take_null_for(&mut m.csharp_namespace) {
+            if f.is_next(d, 13)? && !d.take_null_for(&mut m.csharp_namespace) {
                 d.read_string_into(
                     m
                         .csharp_namespace
                         .get_or_insert_with(::core::default::Default::default),
                 )?;
             }
-            if f.is_next(d, 15)? && !d.take_null_for(&mut m.swift_prefix) {
+            if f.is_next(d, 14)? && !d.take_null_for(&mut m.swift_prefix) {
                 d.read_string_into(
                     m.swift_prefix.get_or_insert_with(::core::default::Default::default),
                 )?;
             }
-            if f.is_next(d, 16)? && !d.take_null_for(&mut m.php_class_prefix) {
+            if f.is_next(d, 15)? && !d.take_null_for(&mut m.php_class_prefix) {
                 d.read_string_into(
                     m
                         .php_class_prefix
                         .get_or_insert_with(::core::default::Default::default),
                 )?;
             }
-            if f.is_next(d, 17)? && !d.take_null_for(&mut m.php_namespace) {
+            if f.is_next(d, 16)? && !d.take_null_for(&mut m.php_namespace) {
                 d.read_string_into(
                     m.php_namespace.get_or_insert_with(::core::default::Default::default),
                 )?;
             }
-            if f.is_next(d, 18)? && !d.take_null_for(&mut m.php_metadata_namespace) {
+            if f.is_next(d, 17)? && !d.take_null_for(&mut m.php_metadata_namespace) {
                 d.read_string_into(
                     m
                         .php_metadata_namespace
                         .get_or_insert_with(::core::default::Default::default),
                 )?;
             }
-            if f.is_next(d, 19)? && !d.take_null_for(&mut m.ruby_package) {
+            if f.is_next(d, 18)? && !d.take_null_for(&mut m.ruby_package) {
                 d.read_string_into(
                     m.ruby_package.get_or_insert_with(::core::default::Default::default),
                 )?;
             }
-            if f.is_next(d, 20)? {
+            if f.is_next(d, 19)? {
                 d.skip_value()?;
             }
-            if f.is_next(d, 21)? && !d.take_null_for(&mut m.uninterpreted_option) {
+            if f.is_next(d, 20)? && !d.take_null_for(&mut m.uninterpreted_option) {
                 d.read_message_list(&mut m.uninterpreted_option)?;
             }
             ::core::result::Result::Ok(())
@@ -1634,7 +1642,6 @@ impl ::protojsonx_runtime::ProtoJson for FileOptions {
                     (b"\"ccGenericServices\":", b"\"cc_generic_services\":"),
                     (b"\"javaGenericServices\":", b"\"java_generic_services\":"),
                     (b"\"pyGenericServices\":", b"\"py_generic_services\":"),
-                    (b"\"phpGenericServices\":", b"\"php_generic_services\":"),
                     (b"\"deprecated\":", b"\"deprecated\":"),
                     (b"\"ccEnableArenas\":", b"\"cc_enable_arenas\":"),
                     (b"\"objcClassPrefix\":", b"\"objc_class_prefix\":"),
@@ -1672,33 +1679,30 @@ impl ::protojsonx_runtime::ProtoJson for FileOptions {
                     b"pyGenericServices" | b"py_generic_services" => {
                         ::core::option::Option::Some(9)
                     }
-                    b"phpGenericServices" | b"php_generic_services" => {
-                        ::core::option::Option::Some(10)
-                    }
-                    b"deprecated" => ::core::option::Option::Some(11),
+                    b"deprecated" => ::core::option::Option::Some(10),
                     b"ccEnableArenas" | b"cc_enable_arenas" => {
-                        ::core::option::Option::Some(12)
+                        ::core::option::Option::Some(11)
                     }
                     b"objcClassPrefix" | b"objc_class_prefix" => {
-                        ::core::option::Option::Some(13)
+                        ::core::option::Option::Some(12)
                     }
                     b"csharpNamespace" | b"csharp_namespace" => {
-                        ::core::option::Option::Some(14)
+                        ::core::option::Option::Some(13)
                     }
-                    b"swiftPrefix" | b"swift_prefix" => ::core::option::Option::Some(15),
+                    b"swiftPrefix" | b"swift_prefix" => ::core::option::Option::Some(14),
                     b"phpClassPrefix" | b"php_class_prefix" => {
-                        ::core::option::Option::Some(16)
+                        ::core::option::Option::Some(15)
                     }
                     b"phpNamespace" | b"php_namespace" => {
-                        ::core::option::Option::Some(17)
+                        ::core::option::Option::Some(16)
                     }
                     b"phpMetadataNamespace" | b"php_metadata_namespace" => {
-                        ::core::option::Option::Some(18)
+                        ::core::option::Option::Some(17)
                     }
-                    b"rubyPackage" | b"ruby_package" => ::core::option::Option::Some(19),
-                    b"features" => ::core::option::Option::Some(20),
+                    b"rubyPackage" | b"ruby_package" => ::core::option::Option::Some(18),
+                    b"features" => ::core::option::Option::Some(19),
                     b"uninterpretedOption" | b"uninterpreted_option" => {
-                        ::core::option::Option::Some(21)
+                        ::core::option::Option::Some(20)
                     }
                     _ => ::core::option::Option::None,
                 },
@@ -1721,17 +1725,16 @@ impl ::protojsonx_runtime::ProtoJson for FileOptions {
             seen.reset(7, &mut self.cc_generic_services);
             seen.reset(8, &mut self.java_generic_services);
             seen.reset(9, &mut self.py_generic_services);
-            seen.reset(10, &mut self.php_generic_services);
-            seen.reset(11, &mut self.deprecated);
-            seen.reset(12, &mut self.cc_enable_arenas);
-            seen.reset(13, &mut self.objc_class_prefix);
-            seen.reset(14, &mut self.csharp_namespace);
-            seen.reset(15, &mut self.swift_prefix);
-            seen.reset(16, &mut self.php_class_prefix);
-            seen.reset(17, &mut self.php_namespace);
-            seen.reset(18, &mut self.php_metadata_namespace);
-            seen.reset(19, &mut self.ruby_package);
-            seen.reset(21, &mut self.uninterpreted_option);
+            seen.reset(10, &mut self.deprecated);
+            seen.reset(11, &mut self.cc_enable_arenas);
+            seen.reset(12, &mut self.objc_class_prefix);
+            seen.reset(13, &mut self.csharp_namespace);
+            seen.reset(14, &mut self.swift_prefix);
+            seen.reset(15, &mut self.php_class_prefix);
+            seen.reset(16, &mut self.php_namespace);
+            seen.reset(17, &mut self.php_metadata_namespace);
+            seen.reset(18, &mut self.ruby_package);
+            seen.reset(20, &mut self.uninterpreted_option);
         }
         ::core::result::Result::Ok(())
     }
@@ -1878,6 +1881,7 @@ impl ::protojsonx_runtime::ProtoJson for MessageOptions {
         ::core::result::Result::Ok(())
     }
 }
+#[allow(deprecated)]
 impl ::protojsonx_runtime::ProtoJson for FieldOptions {
     fn size_hint() -> &'static ::protojsonx_runtime::__private::SizeHint {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
@@ -1976,7 +1980,10 @@ impl ::protojsonx_runtime::ProtoJson for FieldOptions {
             if f.is_next(d, 11)? {
                 d.skip_value()?;
             }
-            if f.is_next(d, 12)? && !d.take_null_for(&mut m.uninterpreted_option) {
+            if f.is_next(d, 12)? {
+                d.skip_value()?;
+            }
+            if f.is_next(d, 13)? && !d.take_null_for(&mut m.uninterpreted_option) {
                 d.read_message_list(&mut m.uninterpreted_option)?;
             }
             ::core::result::Result::Ok(())
@@ -1996,6 +2003,7 @@ impl ::protojsonx_runtime::ProtoJson for FieldOptions {
                     (b"\"targets\":", b"\"targets\":"),
                     (b"\"editionDefaults\":", b"\"edition_defaults\":"),
                     (b"\"features\":", b"\"features\":"),
+                    (b"\"featureSupport\":", b"\"feature_support\":"),
                     (b"\"uninterpretedOption\":", b"\"uninterpreted_option\":"),
                 ],
                 |key| match key {
@@ -2015,8 +2023,11 @@ impl ::protojsonx_runtime::ProtoJson for FieldOptions {
                         ::core::option::Option::Some(10)
                     }
                     b"features" => ::core::option::Option::Some(11),
-                    b"uninterpretedOption" | b"uninterpreted_option" => {
+                    b"featureSupport" | b"feature_support" => {
                         ::core::option::Option::Some(12)
+                    }
+                    b"uninterpretedOption" | b"uninterpreted_option" => {
+                        ::core::option::Option::Some(13)
                     }
                     _ => ::core::option::Option::None,
                 },
@@ -2035,7 +2046,7 @@ impl ::protojsonx_runtime::ProtoJson for FieldOptions {
             seen.reset(3, &mut self.lazy);
             seen.reset(5, &mut self.deprecated);
             seen.reset(6, &mut self.weak);
-            seen.reset(12, &mut self.uninterpreted_option);
+            seen.reset(13, &mut self.uninterpreted_option);
         }
         ::core::result::Result::Ok(())
     }
@@ -2239,7 +2250,10 @@ impl ::protojsonx_runtime::ProtoJson for EnumValueOptions {
             if f.is_next(d, 2)? {
                 d.skip_value()?;
             }
-            if f.is_next(d, 3)? && !d.take_null_for(&mut m.uninterpreted_option) {
+            if f.is_next(d, 3)? {
+                d.skip_value()?;
+            }
+            if f.is_next(d, 4)? && !d.take_null_for(&mut m.uninterpreted_option) {
                 d.read_message_list(&mut m.uninterpreted_option)?;
             }
             ::core::result::Result::Ok(())
@@ -2250,14 +2264,18 @@ impl ::protojsonx_runtime::ProtoJson for EnumValueOptions {
                     (b"\"deprecated\":", b"\"deprecated\":"),
                     (b"\"features\":", b"\"features\":"),
                     (b"\"debugRedact\":", b"\"debug_redact\":"),
+                    (b"\"featureSupport\":", b"\"feature_support\":"),
                     (b"\"uninterpretedOption\":", b"\"uninterpreted_option\":"),
                 ],
                 |key| match key {
                     b"deprecated" => ::core::option::Option::Some(0),
                     b"features" => ::core::option::Option::Some(1),
                     b"debugRedact" | b"debug_redact" => ::core::option::Option::Some(2),
-                    b"uninterpretedOption" | b"uninterpreted_option" => {
+                    b"featureSupport" | b"feature_support" => {
                         ::core::option::Option::Some(3)
+                    }
+                    b"uninterpretedOption" | b"uninterpreted_option" => {
+                        ::core::option::Option::Some(4)
                     }
                     _ => ::core::option::Option::None,
                 },
@@ -2271,7 +2289,7 @@ impl ::protojsonx_runtime::ProtoJson for EnumValueOptions {
         let seen = f.finish(d);
         if d.replaces() {
             seen.reset(0, &mut self.deprecated);
-            seen.reset(3, &mut self.uninterpreted_option);
+            seen.reset(4, &mut self.uninterpreted_option);
         }
         ::core::result::Result::Ok(())
     }
@@ -3615,6 +3633,9 @@ impl ::protojsonx_runtime::ProtoJson for Api {
             if f.is_next(d, 6)? && !d.take_null_for(&mut m.syntax) {
                 d.read_enum_into::<Syntax, _>(&mut m.syntax)?;
             }
+            if f.is_next(d, 7)? {
+                d.skip_value()?;
+            }
             ::core::result::Result::Ok(())
         }
         let mut f = d
@@ -3627,6 +3648,7 @@ impl ::protojsonx_runtime::ProtoJson for Api {
                     (b"\"sourceContext\":", b"\"source_context\":"),
                     (b"\"mixins\":", b"\"mixins\":"),
                     (b"\"syntax\":", b"\"syntax\":"),
+                    (b"\"edition\":", b"\"edition\":"),
                 ],
                 |key| match key {
                     b"name" => ::core::option::Option::Some(0),
@@ -3638,6 +3660,7 @@ impl ::protojsonx_runtime::ProtoJson for Api {
                     }
                     b"mixins" => ::core::option::Option::Some(5),
                     b"syntax" => ::core::option::Option::Some(6),
+                    b"edition" => ::core::option::Option::Some(7),
                     _ => ::core::option::Option::None,
                 },
             )?;
@@ -3660,6 +3683,7 @@ impl ::protojsonx_runtime::ProtoJson for Api {
         ::core::result::Result::Ok(())
     }
 }
+#[allow(deprecated)]
 impl ::protojsonx_runtime::ProtoJson for Method {
     fn size_hint() -> &'static ::protojsonx_runtime::__private::SizeHint {
         static HINT: ::protojsonx_runtime::__private::SizeHint = ::protojsonx_runtime::__private::SizeHint::new();
@@ -3731,6 +3755,9 @@ impl ::protojsonx_runtime::ProtoJson for Method {
             if f.is_next(d, 6)? && !d.take_null_for(&mut m.syntax) {
                 d.read_enum_into::<Syntax, _>(&mut m.syntax)?;
             }
+            if f.is_next(d, 7)? {
+                d.skip_value()?;
+            }
             ::core::result::Result::Ok(())
         }
         let mut f = d
@@ -3743,6 +3770,7 @@ impl ::protojsonx_runtime::ProtoJson for Method {
                     (b"\"responseStreaming\":", b"\"response_streaming\":"),
                     (b"\"options\":", b"\"options\":"),
                     (b"\"syntax\":", b"\"syntax\":"),
+                    (b"\"edition\":", b"\"edition\":"),
                 ],
                 |key| match key {
                     b"name" => ::core::option::Option::Some(0),
@@ -3760,6 +3788,7 @@ impl ::protojsonx_runtime::ProtoJson for Method {
                     }
                     b"options" => ::core::option::Option::Some(5),
                     b"syntax" => ::core::option::Option::Some(6),
+                    b"edition" => ::core::option::Option::Some(7),
                     _ => ::core::option::Option::None,
                 },
             )?;
