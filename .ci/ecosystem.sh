@@ -8,7 +8,7 @@
 #   protoc   the plugin under protoc with parameters (tests/protoc_plugin.rs).
 #   build.rs protobuf-parse and PROTOC give identical code; rerun-if-changed.
 #   serde    the runtime's serde feature, serde interop and the pbjson comparison.
-#   examples quickstart, axum API, tonic service (in-process tests + a live smoke).
+#   examples quickstart, editions, axum API, tonic service (in-process tests + a live smoke).
 #   README   the README's quick start (Cargo.toml, build.rs, .proto, main.rs)
 #            extracted into a crate outside the workspace and run
 #            (.ci/quickstart.sh, its own target/quickstart).
@@ -61,9 +61,11 @@ output=$(ls -t "$target"/debug/build/protojsonx-example-*/output | head -n 1)
 grep -qx 'cargo:rerun-if-changed=proto/event/v1/event.proto' "$output"
 grep -qx 'cargo:rerun-if-changed=proto' "$output"
 
-phase "examples: quickstart, axum API, tonic service"
+phase "examples: quickstart, editions, axum API, tonic service"
 quickstart=$(cargo run --quiet -p protojsonx-example)
 grep -q '"eventType":"user.login"' <<<"$quickstart"
+editions=$(cargo run --quiet -p protojsonx-editions-example)
+grep -q '"edition":0,' <<<"$editions"
 cargo test --quiet -p protojsonx-axum-example -p protojsonx-tonic-example
 cargo build --quiet -p protojsonx-axum-example -p protojsonx-tonic-example
 python3 ecosystem/smoke.py "$target/debug"
