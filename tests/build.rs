@@ -2,7 +2,8 @@
 //! build.rs would: most packages with default settings, `variants` with
 //! BTreeMap, Bytes and boxing switched on, `compiled` with the well-known
 //! types compiled into the crate (written as google.protobuf.rs), and
-//! `editions` (an `edition = "2023"` file) through the vendored protoc.
+//! `editions` (an `edition = "2023"` file) through the vendored protoc, and
+//! `current` with protojsonx-descriptor's descriptor types.
 //!
 //! `variants` is generated a second time into `split/` the way a build
 //! script that runs prost-build itself (tonic-prost-build) does: the structs
@@ -36,7 +37,13 @@ fn main() -> std::io::Result<()> {
     // Read by the protoc of the `vendored-protoc` feature.
     Builder::new()
         .include("proto")
-        .compile(&["proto/protojsonx/editions/editions.proto"])
+        .compile(&["proto/protojsonx/editions/editions.proto"])?;
+    Builder::new()
+        .include("proto")
+        .configure(|c| {
+            c.current_descriptor_types();
+        })
+        .compile(&["proto/protojsonx/current/current.proto"])
 }
 
 /// The settings of package `variants`, which change its Rust types.

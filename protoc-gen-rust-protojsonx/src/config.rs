@@ -37,6 +37,49 @@ pub struct Config {
     pub(crate) prost_changes: ProstChanges,
 }
 
+/// The top-level messages and enums of `descriptor.proto`, `api.proto`,
+/// `type.proto` and `source_context.proto` that
+/// [`Config::current_descriptor_types`] takes from protojsonx-descriptor
+/// (the test `descriptor_types` checks the list against those files).
+#[doc(hidden)]
+pub const CURRENT_DESCRIPTOR_TYPES: [&str; 35] = [
+    "FileDescriptorSet",
+    "FileDescriptorProto",
+    "DescriptorProto",
+    "ExtensionRangeOptions",
+    "FieldDescriptorProto",
+    "OneofDescriptorProto",
+    "EnumDescriptorProto",
+    "EnumValueDescriptorProto",
+    "ServiceDescriptorProto",
+    "MethodDescriptorProto",
+    "FileOptions",
+    "MessageOptions",
+    "FieldOptions",
+    "OneofOptions",
+    "EnumOptions",
+    "EnumValueOptions",
+    "ServiceOptions",
+    "MethodOptions",
+    "UninterpretedOption",
+    "FeatureSet",
+    "FeatureSetDefaults",
+    "SourceCodeInfo",
+    "GeneratedCodeInfo",
+    "Edition",
+    "SymbolVisibility",
+    "Api",
+    "Method",
+    "Mixin",
+    "Type",
+    "Field",
+    "Enum",
+    "EnumValue",
+    "Option",
+    "Syntax",
+    "SourceContext",
+];
+
 /// Changes to prost-build's own `Config` from build.rs
 /// ([`Builder::prost_config`](crate::Builder::prost_config)), made in order
 /// after the shared settings, for the structs only.
@@ -106,6 +149,26 @@ impl Config {
     pub fn compile_well_known_types(&mut self) -> &mut Self {
         self.compile_well_known_types = true;
         self
+    }
+
+    /// Fields of the `google.protobuf` descriptor, api and type messages
+    /// (`DescriptorProto`, `Api`, `Type`, ...) use protojsonx-descriptor's
+    /// types, which hold every field of the current schema, instead of
+    /// prost-types' (protobuf 3.19's, which drop `edition`, `features`,
+    /// `visibility` and other newer fields). For schemas that embed them,
+    /// like `google.api.Service` or BigQuery's `ProtoSchema`; the crate
+    /// using the code needs protojsonx-descriptor as a dependency.
+    pub fn current_descriptor_types(&mut self) -> &mut Self {
+        for name in CURRENT_DESCRIPTOR_TYPES {
+            self.extern_path(
+                format!(".google.protobuf.{name}"),
+                format!("::protojsonx_descriptor::types::{name}"),
+            );
+        }
+        self.extern_path(
+            ".google.protobuf.compiler",
+            "::protojsonx_descriptor::types::compiler",
+        )
     }
 
     /// Keeps the enum name prefix on enum variants (prost-build's `retain_enum_prefix`).
@@ -230,6 +293,7 @@ impl Config {
             "bytes" => drop(self.bytes(need()?)),
             "boxed" => drop(self.boxed(need()?)),
             "compile_well_known_types" => drop(self.compile_well_known_types()),
+            "current_descriptor_types" => drop(self.current_descriptor_types()),
             "retain_enum_prefix" => drop(self.retain_enum_prefix()),
             "enable_type_names" => drop(self.enable_type_names()),
             "json_only" => drop(self.json_only()),
@@ -239,8 +303,8 @@ impl Config {
             _ => {
                 return Err(format!(
                     "unknown parameter `{key}`; known: extern_path, btree_map, bytes, boxed, \
-                     compile_well_known_types, retain_enum_prefix, enable_type_names, json_only, serde, \
-                     include_file"
+                     compile_well_known_types, current_descriptor_types, retain_enum_prefix, \
+                     enable_type_names, json_only, serde, include_file"
                 ));
             }
         }

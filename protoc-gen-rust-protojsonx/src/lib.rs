@@ -30,6 +30,8 @@ use prost_build::Module;
 use prost_types::FileDescriptorProto;
 
 pub use builder::Builder;
+#[doc(hidden)]
+pub use config::CURRENT_DESCRIPTOR_TYPES;
 pub use config::Config;
 pub use plugin::execute;
 

@@ -1,5 +1,6 @@
 //! The checked-in descriptor types are what prost-build makes of the
-//! checked-in `descriptor.proto` and `plugin.proto` (protoc's current ones).
+//! checked-in `descriptor.proto`, `api.proto`, `type.proto`,
+//! `source_context.proto` and `plugin.proto` (protoc's current ones).
 //! `PROTOJSONX_BLESS=1 cargo test -p protojsonx-descriptor --test generated`
 //! rewrites them after the `.proto` files were updated on purpose.
 
@@ -12,13 +13,12 @@ fn checked_in_types_are_prost_builds_output() {
     prost_build::Config::new()
         .protoc_executable(protoc_bin_vendored::protoc_bin_path().unwrap())
         .compile_well_known_types()
+        // `Any` keeps its special JSON form: prost-types' own.
+        .extern_path(".google.protobuf.Any", "::prost_types::Any")
         .disable_comments(["."])
         .out_dir(&out)
         .compile_protos(
-            &[
-                "google/protobuf/descriptor.proto",
-                "google/protobuf/compiler/plugin.proto",
-            ],
+            &protojsonx_descriptor::types::PROTO_FILES,
             &[root.join("proto")],
         )
         .unwrap();

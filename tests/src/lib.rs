@@ -34,6 +34,10 @@ pub mod protojsonx {
     pub mod editions {
         include!(concat!(env!("OUT_DIR"), "/protojsonx.editions.rs"));
     }
+    /// Messages embedding the current descriptor and api types.
+    pub mod current {
+        include!(concat!(env!("OUT_DIR"), "/protojsonx.current.rs"));
+    }
 }
 
 /// `protojsonx.variants` again, as a build script that runs prost-build

@@ -111,3 +111,20 @@ fn the_dynamic_transcoder_agrees_with_the_generated_code() {
         assert_eq!(Editions::decode(back.as_slice()).unwrap(), value);
     }
 }
+
+/// With `current_descriptor_types`, fields of the current schema that
+/// prost-types lacks keep their values through JSON.
+#[test]
+fn current_descriptor_types_keep_every_field() {
+    use protojsonx_tests::protojsonx::current::Embeds;
+    let json = concat!(
+        r#"{"api":{"name":"a.B","methods":[{"name":"Get","edition":"2023"}],"edition":"2023"},"#,
+        r#""schema":{"name":"M","enumType":[{"name":"E","visibility":"VISIBILITY_LOCAL"}],"#,
+        r#""visibility":"VISIBILITY_EXPORT"},"enums":[{"name":"E","edition":"2024"}]}"#
+    );
+    let embeds = Embeds::from_json(json).unwrap();
+    assert_eq!(embeds.api.as_ref().unwrap().edition, "2023");
+    assert_eq!(embeds.to_json().unwrap(), json);
+    let binary = embeds.encode_to_vec();
+    assert_eq!(Embeds::decode(binary.as_slice()).unwrap(), embeds);
+}

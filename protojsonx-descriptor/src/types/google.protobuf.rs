@@ -1456,3 +1456,287 @@ impl SymbolVisibility {
         }
     }
 }
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct SourceContext {
+    #[prost(string, tag = "1")]
+    pub file_name: ::prost::alloc::string::String,
+}
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct Type {
+    #[prost(string, tag = "1")]
+    pub name: ::prost::alloc::string::String,
+    #[prost(message, repeated, tag = "2")]
+    pub fields: ::prost::alloc::vec::Vec<Field>,
+    #[prost(string, repeated, tag = "3")]
+    pub oneofs: ::prost::alloc::vec::Vec<::prost::alloc::string::String>,
+    #[prost(message, repeated, tag = "4")]
+    pub options: ::prost::alloc::vec::Vec<Option>,
+    #[prost(message, optional, tag = "5")]
+    pub source_context: ::core::option::Option<SourceContext>,
+    #[prost(enumeration = "Syntax", tag = "6")]
+    pub syntax: i32,
+    #[prost(string, tag = "7")]
+    pub edition: ::prost::alloc::string::String,
+}
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct Field {
+    #[prost(enumeration = "field::Kind", tag = "1")]
+    pub kind: i32,
+    #[prost(enumeration = "field::Cardinality", tag = "2")]
+    pub cardinality: i32,
+    #[prost(int32, tag = "3")]
+    pub number: i32,
+    #[prost(string, tag = "4")]
+    pub name: ::prost::alloc::string::String,
+    #[prost(string, tag = "6")]
+    pub type_url: ::prost::alloc::string::String,
+    #[prost(int32, tag = "7")]
+    pub oneof_index: i32,
+    #[prost(bool, tag = "8")]
+    pub packed: bool,
+    #[prost(message, repeated, tag = "9")]
+    pub options: ::prost::alloc::vec::Vec<Option>,
+    #[prost(string, tag = "10")]
+    pub json_name: ::prost::alloc::string::String,
+    #[prost(string, tag = "11")]
+    pub default_value: ::prost::alloc::string::String,
+}
+/// Nested message and enum types in `Field`.
+pub mod field {
+    #[derive(
+        Clone,
+        Copy,
+        Debug,
+        PartialEq,
+        Eq,
+        Hash,
+        PartialOrd,
+        Ord,
+        ::prost::Enumeration
+    )]
+    #[repr(i32)]
+    pub enum Kind {
+        TypeUnknown = 0,
+        TypeDouble = 1,
+        TypeFloat = 2,
+        TypeInt64 = 3,
+        TypeUint64 = 4,
+        TypeInt32 = 5,
+        TypeFixed64 = 6,
+        TypeFixed32 = 7,
+        TypeBool = 8,
+        TypeString = 9,
+        TypeGroup = 10,
+        TypeMessage = 11,
+        TypeBytes = 12,
+        TypeUint32 = 13,
+        TypeEnum = 14,
+        TypeSfixed32 = 15,
+        TypeSfixed64 = 16,
+        TypeSint32 = 17,
+        TypeSint64 = 18,
+    }
+    impl Kind {
+        /// String value of the enum field names used in the ProtoBuf definition.
+        ///
+        /// The values are not transformed in any way and thus are considered stable
+        /// (if the ProtoBuf definition does not change) and safe for programmatic use.
+        pub fn as_str_name(&self) -> &'static str {
+            match self {
+                Self::TypeUnknown => "TYPE_UNKNOWN",
+                Self::TypeDouble => "TYPE_DOUBLE",
+                Self::TypeFloat => "TYPE_FLOAT",
+                Self::TypeInt64 => "TYPE_INT64",
+                Self::TypeUint64 => "TYPE_UINT64",
+                Self::TypeInt32 => "TYPE_INT32",
+                Self::TypeFixed64 => "TYPE_FIXED64",
+                Self::TypeFixed32 => "TYPE_FIXED32",
+                Self::TypeBool => "TYPE_BOOL",
+                Self::TypeString => "TYPE_STRING",
+                Self::TypeGroup => "TYPE_GROUP",
+                Self::TypeMessage => "TYPE_MESSAGE",
+                Self::TypeBytes => "TYPE_BYTES",
+                Self::TypeUint32 => "TYPE_UINT32",
+                Self::TypeEnum => "TYPE_ENUM",
+                Self::TypeSfixed32 => "TYPE_SFIXED32",
+                Self::TypeSfixed64 => "TYPE_SFIXED64",
+                Self::TypeSint32 => "TYPE_SINT32",
+                Self::TypeSint64 => "TYPE_SINT64",
+            }
+        }
+        /// Creates an enum from field names used in the ProtoBuf definition.
+        pub fn from_str_name(value: &str) -> ::core::option::Option<Self> {
+            match value {
+                "TYPE_UNKNOWN" => Some(Self::TypeUnknown),
+                "TYPE_DOUBLE" => Some(Self::TypeDouble),
+                "TYPE_FLOAT" => Some(Self::TypeFloat),
+                "TYPE_INT64" => Some(Self::TypeInt64),
+                "TYPE_UINT64" => Some(Self::TypeUint64),
+                "TYPE_INT32" => Some(Self::TypeInt32),
+                "TYPE_FIXED64" => Some(Self::TypeFixed64),
+                "TYPE_FIXED32" => Some(Self::TypeFixed32),
+                "TYPE_BOOL" => Some(Self::TypeBool),
+                "TYPE_STRING" => Some(Self::TypeString),
+                "TYPE_GROUP" => Some(Self::TypeGroup),
+                "TYPE_MESSAGE" => Some(Self::TypeMessage),
+                "TYPE_BYTES" => Some(Self::TypeBytes),
+                "TYPE_UINT32" => Some(Self::TypeUint32),
+                "TYPE_ENUM" => Some(Self::TypeEnum),
+                "TYPE_SFIXED32" => Some(Self::TypeSfixed32),
+                "TYPE_SFIXED64" => Some(Self::TypeSfixed64),
+                "TYPE_SINT32" => Some(Self::TypeSint32),
+                "TYPE_SINT64" => Some(Self::TypeSint64),
+                _ => None,
+            }
+        }
+    }
+    #[derive(
+        Clone,
+        Copy,
+        Debug,
+        PartialEq,
+        Eq,
+        Hash,
+        PartialOrd,
+        Ord,
+        ::prost::Enumeration
+    )]
+    #[repr(i32)]
+    pub enum Cardinality {
+        Unknown = 0,
+        Optional = 1,
+        Required = 2,
+        Repeated = 3,
+    }
+    impl Cardinality {
+        /// String value of the enum field names used in the ProtoBuf definition.
+        ///
+        /// The values are not transformed in any way and thus are considered stable
+        /// (if the ProtoBuf definition does not change) and safe for programmatic use.
+        pub fn as_str_name(&self) -> &'static str {
+            match self {
+                Self::Unknown => "CARDINALITY_UNKNOWN",
+                Self::Optional => "CARDINALITY_OPTIONAL",
+                Self::Required => "CARDINALITY_REQUIRED",
+                Self::Repeated => "CARDINALITY_REPEATED",
+            }
+        }
+        /// Creates an enum from field names used in the ProtoBuf definition.
+        pub fn from_str_name(value: &str) -> ::core::option::Option<Self> {
+            match value {
+                "CARDINALITY_UNKNOWN" => Some(Self::Unknown),
+                "CARDINALITY_OPTIONAL" => Some(Self::Optional),
+                "CARDINALITY_REQUIRED" => Some(Self::Required),
+                "CARDINALITY_REPEATED" => Some(Self::Repeated),
+                _ => None,
+            }
+        }
+    }
+}
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct Enum {
+    #[prost(string, tag = "1")]
+    pub name: ::prost::alloc::string::String,
+    #[prost(message, repeated, tag = "2")]
+    pub enumvalue: ::prost::alloc::vec::Vec<EnumValue>,
+    #[prost(message, repeated, tag = "3")]
+    pub options: ::prost::alloc::vec::Vec<Option>,
+    #[prost(message, optional, tag = "4")]
+    pub source_context: ::core::option::Option<SourceContext>,
+    #[prost(enumeration = "Syntax", tag = "5")]
+    pub syntax: i32,
+    #[prost(string, tag = "6")]
+    pub edition: ::prost::alloc::string::String,
+}
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct EnumValue {
+    #[prost(string, tag = "1")]
+    pub name: ::prost::alloc::string::String,
+    #[prost(int32, tag = "2")]
+    pub number: i32,
+    #[prost(message, repeated, tag = "3")]
+    pub options: ::prost::alloc::vec::Vec<Option>,
+}
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct Option {
+    #[prost(string, tag = "1")]
+    pub name: ::prost::alloc::string::String,
+    #[prost(message, optional, tag = "2")]
+    pub value: ::core::option::Option<::prost_types::Any>,
+}
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::prost::Enumeration)]
+#[repr(i32)]
+pub enum Syntax {
+    Proto2 = 0,
+    Proto3 = 1,
+    Editions = 2,
+}
+impl Syntax {
+    /// String value of the enum field names used in the ProtoBuf definition.
+    ///
+    /// The values are not transformed in any way and thus are considered stable
+    /// (if the ProtoBuf definition does not change) and safe for programmatic use.
+    pub fn as_str_name(&self) -> &'static str {
+        match self {
+            Self::Proto2 => "SYNTAX_PROTO2",
+            Self::Proto3 => "SYNTAX_PROTO3",
+            Self::Editions => "SYNTAX_EDITIONS",
+        }
+    }
+    /// Creates an enum from field names used in the ProtoBuf definition.
+    pub fn from_str_name(value: &str) -> ::core::option::Option<Self> {
+        match value {
+            "SYNTAX_PROTO2" => Some(Self::Proto2),
+            "SYNTAX_PROTO3" => Some(Self::Proto3),
+            "SYNTAX_EDITIONS" => Some(Self::Editions),
+            _ => None,
+        }
+    }
+}
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct Api {
+    #[prost(string, tag = "1")]
+    pub name: ::prost::alloc::string::String,
+    #[prost(message, repeated, tag = "2")]
+    pub methods: ::prost::alloc::vec::Vec<Method>,
+    #[prost(message, repeated, tag = "3")]
+    pub options: ::prost::alloc::vec::Vec<Option>,
+    #[prost(string, tag = "4")]
+    pub version: ::prost::alloc::string::String,
+    #[prost(message, optional, tag = "5")]
+    pub source_context: ::core::option::Option<SourceContext>,
+    #[prost(message, repeated, tag = "6")]
+    pub mixins: ::prost::alloc::vec::Vec<Mixin>,
+    #[prost(enumeration = "Syntax", tag = "7")]
+    pub syntax: i32,
+    #[prost(string, tag = "8")]
+    pub edition: ::prost::alloc::string::String,
+}
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct Method {
+    #[prost(string, tag = "1")]
+    pub name: ::prost::alloc::string::String,
+    #[prost(string, tag = "2")]
+    pub request_type_url: ::prost::alloc::string::String,
+    #[prost(bool, tag = "3")]
+    pub request_streaming: bool,
+    #[prost(string, tag = "4")]
+    pub response_type_url: ::prost::alloc::string::String,
+    #[prost(bool, tag = "5")]
+    pub response_streaming: bool,
+    #[prost(message, repeated, tag = "6")]
+    pub options: ::prost::alloc::vec::Vec<Option>,
+    #[deprecated]
+    #[prost(enumeration = "Syntax", tag = "7")]
+    pub syntax: i32,
+    #[deprecated]
+    #[prost(string, tag = "8")]
+    pub edition: ::prost::alloc::string::String,
+}
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct Mixin {
+    #[prost(string, tag = "1")]
+    pub name: ::prost::alloc::string::String,
+    #[prost(string, tag = "2")]
+    pub root: ::prost::alloc::string::String,
+}
