@@ -31,12 +31,33 @@ use crate::types::{
 /// Every file of `set` as prost-types descriptors of syntax proto2 or
 /// proto3: editions files lowered, the others as they are.
 pub fn lower(set: FileDescriptorSet) -> Result<prost_types::FileDescriptorSet, Error> {
+    check_names(&set.file)?;
     let file = set
         .file
         .into_iter()
         .map(lower_file)
         .collect::<Result<_, _>>()?;
     Ok(prost_types::FileDescriptorSet { file })
+}
+
+/// Every file of a set has a name of its own: imports and errors name them.
+fn check_names(files: &[FileDescriptorProto]) -> Result<(), Error> {
+    let mut seen = std::collections::HashSet::new();
+    for file in files {
+        if file.name().is_empty() {
+            return Err(Error::new(
+                "the descriptor set",
+                "holds a file without a name",
+            ));
+        }
+        if !seen.insert(file.name()) {
+            return Err(Error::new(
+                file.name(),
+                "appears twice in the descriptor set",
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// [`lower`] on a serialized `google.protobuf.FileDescriptorSet` (as
@@ -46,9 +67,14 @@ pub fn lower(set: FileDescriptorSet) -> Result<prost_types::FileDescriptorSet, E
 /// readers that keep them, such as prost-reflect.
 pub fn lower_encoded(file_descriptor_set: &[u8]) -> Result<Vec<u8>, Error> {
     let set = RawSet::decode(file_descriptor_set).map_err(not_a_set)?;
+    let files = set
+        .file
+        .iter()
+        .map(|raw| FileDescriptorProto::decode(raw.as_slice()).map_err(not_a_set))
+        .collect::<Result<Vec<_>, _>>()?;
+    check_names(&files)?;
     let mut out = RawSet::default();
-    for raw in set.file {
-        let file = FileDescriptorProto::decode(raw.as_slice()).map_err(not_a_set)?;
+    for (raw, file) in set.file.into_iter().zip(files) {
         if matches!(edition_of(&file)?, Edition::Proto2 | Edition::Proto3) {
             out.file.push(raw);
         } else {

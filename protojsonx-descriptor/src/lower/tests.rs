@@ -262,3 +262,29 @@ fn encoded_sets_keep_the_bytes_of_proto2_and_proto3_files() {
         "{err}"
     );
 }
+
+#[test]
+fn files_without_a_name_of_their_own_are_refused() {
+    let named = |name: Option<&str>| FileDescriptorProto {
+        name: name.map(Into::into),
+        ..Default::default()
+    };
+    let encoded = |files: Vec<FileDescriptorProto>| {
+        lower_encoded(&FileDescriptorSet { file: files }.encode_to_vec())
+            .unwrap_err()
+            .to_string()
+    };
+    // prost-reflect panicked on the first (found by fuzzing).
+    assert_eq!(
+        encoded(vec![named(Some("")), named(None)]),
+        "the descriptor set: holds a file without a name"
+    );
+    assert_eq!(
+        encoded(vec![named(Some("a.proto")), named(Some("a.proto"))]),
+        "a.proto: appears twice in the descriptor set"
+    );
+    let set = FileDescriptorSet {
+        file: vec![named(Some("a.proto")), named(None)],
+    };
+    assert!(lower(set).is_err());
+}
