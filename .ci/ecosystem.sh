@@ -2,9 +2,10 @@
 # Ecosystem checks, each path with the command that proves it:
 #   buf      buf generate (npm @bufbuild/buf, the plugin as a local binary) with
 #            the repo's buf.gen.yaml, a multi-package module importing
-#            google/protobuf/*.proto (option serde), and protoc-gen-prost beside
-#            `json_only`; the protojsonx-ecosystem crate compiles that output
-#            and round-trips it.
+#            google/protobuf/*.proto (option serde), protoc-gen-prost beside
+#            `json_only`, and an editions module (edition 2023 and 2024 files,
+#            which buf hands the plugin as they are); the protojsonx-ecosystem
+#            crate compiles that output and round-trips it.
 #   protoc   the plugin under protoc with parameters (tests/protoc_plugin.rs).
 #   build.rs protobuf-parse and PROTOC give identical code; rerun-if-changed.
 #   serde    the runtime's serde feature, serde interop and the pbjson comparison.
@@ -38,14 +39,15 @@ target=$(cargo metadata --format-version 1 --no-deps |
 export PATH="$target/debug:$cache/tools/bin:$cache/buf/node_modules/.bin:$PATH"
 echo "buf $(buf --version)"
 
-phase "buf generate: buf.gen.yaml, ecosystem/buf.gen.multi.yaml, ecosystem/buf.gen.paired.yaml"
+phase "buf generate: buf.gen.yaml, ecosystem/buf.gen.{multi,paired,editions}.yaml"
 gen=$cache/buf-gen
 rm -rf "$gen"
 buf generate --template buf.gen.yaml -o "$gen/repo"
 mkdir -p "$gen/example"
 cp "$gen/repo/gen/"*.rs "$gen/example/"
 (cd ecosystem && buf generate --template buf.gen.multi.yaml -o "$gen" \
-    && buf generate --template buf.gen.paired.yaml -o "$gen")
+    && buf generate --template buf.gen.paired.yaml -o "$gen" \
+    && buf generate --template buf.gen.editions.yaml -o "$gen")
 find "$gen" -name '*.rs' | sort
 
 phase "buf output compiles and round-trips; build.rs parity; serde; pbjson comparison"

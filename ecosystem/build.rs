@@ -1,14 +1,16 @@
 //! Fills `OUT_DIR/gen`, which `src/lib.rs` includes, with one directory per
 //! way of generating code:
 //!
-//! - `example/`, `multi/`, `paired/`: the output of `buf generate` when
-//!   `PROTOJSONX_BUF_GEN` names it (`.ci/ecosystem.sh` sets it), otherwise the
-//!   same files made here: by the build.rs front end, and for `paired/` by
-//!   prost-build (structs) beside the `json_only` JSON code;
+//! - `example/`, `multi/`, `paired/`, `editions/`: the output of `buf
+//!   generate` when `PROTOJSONX_BUF_GEN` names it (`.ci/ecosystem.sh` sets
+//!   it), otherwise the same files made here: by the build.rs front end, and
+//!   for `paired/` by prost-build (structs) beside the `json_only` JSON code;
 //! - `pbjson/`: prost-build structs over `pbjson-types` plus pbjson-build's
 //!   serde code, always made here, for the migration comparison.
 //!
-//! No `protoc` is needed: descriptors come from protox.
+//! Descriptors come from protox, but for the editions module (`editions/`,
+//! `edition = "2023"` and `"2024"`), which protox cannot read: the builder
+//! reads it with protoc, `PROTOC` or the `vendored-protoc` feature's.
 
 use std::path::{Path, PathBuf};
 
@@ -18,11 +20,17 @@ use protoc_gen_rust_protojsonx::Builder;
 /// The protos of the multi-package module, relative to `proto/`.
 const MULTI: [&str; 2] = ["acme/common/v1/money.proto", "acme/shop/v1/order.proto"];
 
+/// The protos of the editions module, relative to `editions/`.
+const EDITIONS: [&str; 2] = ["acme/ledger/v1/ledger.proto", "acme/audit/v1/audit.proto"];
+
+/// The directories of `OUT_DIR/gen` that buf fills when it runs.
+const BUF_OUTPUTS: [&str; 4] = ["example", "multi", "paired", "editions"];
+
 type Result<T> = std::result::Result<T, Box<dyn std::error::Error>>;
 
 fn main() -> Result<()> {
     let gen_dir = PathBuf::from(std::env::var("OUT_DIR")?).join("gen");
-    for sub in ["example", "multi", "paired", "pbjson"] {
+    for sub in BUF_OUTPUTS.iter().chain(&["pbjson"]) {
         std::fs::create_dir_all(gen_dir.join(sub))?;
     }
     println!("cargo:rerun-if-env-changed=PROTOJSONX_BUF_GEN");
@@ -46,9 +54,9 @@ fn proto_paths() -> Vec<String> {
     MULTI.iter().map(|p| format!("proto/{p}")).collect()
 }
 
-/// Copies the `.rs` files buf wrote under `buf_dir/{example,multi,paired}`.
+/// Copies the `.rs` files buf wrote under `buf_dir/{example,multi,paired,editions}`.
 fn copy_buf_output(buf_dir: &Path, gen_dir: &Path) -> Result<()> {
-    for sub in ["example", "multi", "paired"] {
+    for sub in BUF_OUTPUTS {
         for entry in std::fs::read_dir(buf_dir.join(sub))? {
             let path = entry?.path();
             println!("cargo:rerun-if-changed={}", path.display());
@@ -87,6 +95,12 @@ fn generate_here(gen_dir: &Path) -> Result<()> {
             c.json_only();
         })
         .compile(&proto_paths())?;
+    let editions: Vec<String> = EDITIONS.iter().map(|p| format!("editions/{p}")).collect();
+    Builder::new()
+        .include("editions")
+        .out_dir(gen_dir.join("editions"))
+        .include_file("mod.rs")
+        .compile(&editions)?;
     Ok(())
 }
 

@@ -27,6 +27,13 @@ pub mod paired {
     include!(concat!(env!("PROTOJSONX_GEN"), "/paired/mod.rs"));
 }
 
+/// An editions module (`edition = "2023"` and `"2024"` files: explicit,
+/// implicit and legacy-required presence, a closed enum, group-encoded and
+/// expanded fields), in the module tree the generator writes.
+pub mod editions {
+    include!(concat!(env!("PROTOJSONX_GEN"), "/editions/mod.rs"));
+}
+
 /// The same protos through prost-build and pbjson-build, for comparison.
 pub mod pbjson {
     /// Package `acme`.

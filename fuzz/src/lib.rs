@@ -195,6 +195,7 @@ pub fn dynamic_agrees(data: &[u8]) {
     }
 }
 
-/// The name shared by the two message types whose generated code cannot
-/// be built (`TestAllRequiredTypesProto2` and its nested message).
+/// The name shared by the message types whose generated code cannot be
+/// built (`TestAllRequiredTypesProto2` and its nested message, in proto2
+/// and in its editions copy).
 const UNBUILDABLE: &str = "TestAllRequiredTypesProto2";

@@ -16,6 +16,12 @@
 //!
 //! Closed and open enums need nothing: prost stores both as `i32`. Files of
 //! syntax proto2 and proto3 pass through as they are.
+//!
+//! One shape has no faithful lowering for prost-reflect: a closed enum whose
+//! first value is not 0, in a file lowered to proto3 (prost-reflect wants
+//! proto3 enums to start at 0, and the file's implicit-presence fields need
+//! proto3). prost-build reads the lowered file as it is; protojsonx-dynamic's
+//! `Pool` says why it refuses it.
 
 use prost::Message;
 

@@ -95,7 +95,12 @@ impl Pool {
     pub fn decode(file_descriptor_set: &[u8]) -> Result<Pool, PoolError> {
         let lowered = protojsonx_descriptor::lower_encoded(file_descriptor_set)
             .map_err(PoolError::editions)?;
-        let descriptors = DescriptorPool::decode(lowered.as_slice()).map_err(PoolError::new)?;
+        let descriptors = DescriptorPool::decode(lowered.as_slice()).map_err(|e| {
+            match editions_enum_not_starting_at_zero(file_descriptor_set, &lowered) {
+                Some(why) => PoolError(PoolErrorKind::Unreadable(why)),
+                None => PoolError::new(e),
+            }
+        })?;
         Ok(Self::of(descriptors))
     }
 
@@ -239,6 +244,8 @@ pub struct PoolError(PoolErrorKind);
 enum PoolErrorKind {
     Descriptors(prost_reflect::DescriptorError),
     Editions(protojsonx_descriptor::Error),
+    /// Valid descriptors that prost-reflect cannot read once lowered.
+    Unreadable(String),
 }
 
 impl PoolError {
@@ -256,8 +263,65 @@ impl fmt::Display for PoolError {
         match &self.0 {
             PoolErrorKind::Descriptors(e) => write!(f, "invalid descriptors: {e}"),
             PoolErrorKind::Editions(e) => write!(f, "invalid descriptors: {e}"),
+            PoolErrorKind::Unreadable(why) => write!(f, "unsupported descriptors: {why}"),
         }
     }
+}
+
+/// Why prost-reflect refuses `lowered` (the lowering of `original`), when
+/// the cause is the one editions shape lowering cannot give it: an
+/// editions file with implicit-presence fields is lowered to proto3,
+/// whose enums must start at 0, and a closed enum of it may start
+/// elsewhere. (prost-build reads such a file as it is: generated code is
+/// not affected.) `None` for any other cause.
+fn editions_enum_not_starting_at_zero(original: &[u8], lowered: &[u8]) -> Option<String> {
+    let original = protojsonx_descriptor::types::FileDescriptorSet::decode(original).ok()?;
+    let lowered = prost_types::FileDescriptorSet::decode(lowered).ok()?;
+    let editions: Vec<&str> = original
+        .file
+        .iter()
+        .filter(|f| f.syntax() == "editions")
+        .map(|f| f.name())
+        .collect();
+    lowered
+        .file
+        .iter()
+        .filter(|f| f.syntax() == "proto3" && editions.contains(&f.name()))
+        .find_map(|file| {
+            let (name, first) =
+                enum_not_starting_at_zero(file.package(), &file.enum_type, &file.message_type)?;
+            Some(format!(
+                "`{}`: enum `{name}` starts at {first}, not 0: a file with implicit-presence \
+                 fields is read as proto3, whose enums start at 0 (the code generator reads it \
+                 as it is); declare a 0 value first, or move the enum to a file without \
+                 implicit-presence fields",
+                file.name()
+            ))
+        })
+}
+
+/// The full name and first number of the first enum among `enums` and
+/// those nested in `messages` (in scope `scope`) whose first value is not 0.
+fn enum_not_starting_at_zero(
+    scope: &str,
+    enums: &[prost_types::EnumDescriptorProto],
+    messages: &[prost_types::DescriptorProto],
+) -> Option<(String, i32)> {
+    let qualified = |name: &str| match scope {
+        "" => name.to_string(),
+        _ => format!("{scope}.{name}"),
+    };
+    enums
+        .iter()
+        .find_map(|e| match e.value.first() {
+            Some(v) if v.number() != 0 => Some((qualified(e.name()), v.number())),
+            _ => None,
+        })
+        .or_else(|| {
+            messages.iter().find_map(|m| {
+                enum_not_starting_at_zero(&qualified(m.name()), &m.enum_type, &m.nested_type)
+            })
+        })
 }
 
 impl std::error::Error for PoolError {}
@@ -275,3 +339,100 @@ fn unknown_type(name: &str, type_url: &str) -> String {
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use protojsonx_descriptor::types::feature_set::{EnumType, FieldPresence};
+    use protojsonx_descriptor::types::field_descriptor_proto::{Label, Type};
+    use protojsonx_descriptor::types::{
+        DescriptorProto, Edition, EnumDescriptorProto, EnumOptions, EnumValueDescriptorProto,
+        FeatureSet, FieldDescriptorProto, FieldOptions, FileDescriptorProto, FileDescriptorSet,
+    };
+
+    /// `edition = "2023"; package p; message M { int32 a = 1 [presence];
+    /// Kind k = 2; enum Kind { option features.enum_type = CLOSED; KIND_A = 1; } }`
+    fn editions_file(presence: FieldPresence) -> Vec<u8> {
+        let kind = EnumDescriptorProto {
+            name: Some("Kind".into()),
+            value: vec![EnumValueDescriptorProto {
+                name: Some("KIND_A".into()),
+                number: Some(1),
+                options: None,
+            }],
+            options: Some(EnumOptions {
+                features: Some(FeatureSet {
+                    enum_type: Some(EnumType::Closed as i32),
+                    ..Default::default()
+                }),
+                ..Default::default()
+            }),
+            ..Default::default()
+        };
+        let field = |name: &str, number, t: Type| FieldDescriptorProto {
+            name: Some(name.into()),
+            number: Some(number),
+            label: Some(Label::Optional as i32),
+            r#type: Some(t as i32),
+            ..Default::default()
+        };
+        let a = FieldDescriptorProto {
+            options: Some(FieldOptions {
+                features: Some(FeatureSet {
+                    field_presence: Some(presence as i32),
+                    ..Default::default()
+                }),
+                ..Default::default()
+            }),
+            ..field("a", 1, Type::Int32)
+        };
+        let k = FieldDescriptorProto {
+            type_name: Some(".p.M.Kind".into()),
+            ..field("k", 2, Type::Enum)
+        };
+        let file = FileDescriptorProto {
+            name: Some("p.proto".into()),
+            package: Some("p".into()),
+            syntax: Some("editions".into()),
+            edition: Some(Edition::Edition2023 as i32),
+            message_type: vec![DescriptorProto {
+                name: Some("M".into()),
+                field: vec![a, k],
+                enum_type: vec![kind],
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
+        FileDescriptorSet { file: vec![file] }.encode_to_vec()
+    }
+
+    #[test]
+    fn a_closed_enum_not_starting_at_zero_beside_implicit_fields_is_explained() {
+        let err = Pool::decode(&editions_file(FieldPresence::Implicit)).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "unsupported descriptors: `p.proto`: enum `p.M.Kind` starts at 1, not 0: a file \
+             with implicit-presence fields is read as proto3, whose enums start at 0 (the code \
+             generator reads it as it is); declare a 0 value first, or move the enum to a file \
+             without implicit-presence fields"
+        );
+        // Without implicit fields the file is read as proto2, which has such enums.
+        let pool = Pool::decode(&editions_file(FieldPresence::Explicit)).unwrap();
+        assert!(pool.message("p.M").is_some());
+    }
+
+    #[test]
+    fn other_refusals_keep_prost_reflects_words() {
+        // The same enum in a proto3 file of its own: not lowering's doing.
+        let mut set =
+            FileDescriptorSet::decode(&editions_file(FieldPresence::Implicit)[..]).unwrap();
+        set.file[0].syntax = Some("proto3".into());
+        set.file[0].edition = None;
+        set.file[0].message_type[0].field[0].options = None;
+        let err = Pool::decode(&set.encode_to_vec()).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "invalid descriptors: the first value for proto3 enums must be 0"
+        );
+    }
+}

@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
 """The Python side of the differential test (run by run.sh).
 
-Python protobuf (its json_format) is the independent implementation. Message
-classes are built at run time from the descriptor set `diff-corpus` writes,
-so no protoc and no generated _pb2 modules are needed.
+Python protobuf (its json_format, and its binary format: upb) is the
+independent implementation. Message classes are built at run time from the
+descriptor set `diff-corpus` writes (protoc's, editions files as they are:
+Python reads their features itself), so no generated _pb2 modules are needed.
 
   differential.py valid DIR       parse our JSON of each message in DIR/valid.jsonl,
-                                  compare with the binary; write DIR/python.jsonl
-                                  (Python's JSON of each message) for `diff-corpus check`
+                                  compare with the binary; hold prost's binary of
+                                  the editions messages to Python's reading of the
+                                  random input or of the proto2/proto3 original it
+                                  came from; write DIR/python.jsonl (Python's JSON
+                                  and binary of each message) for `diff-corpus check`
   differential.py invalid CORPUS RUST_VERDICTS
                                   run the hand-made corpus through Python, compare
                                   the accept/reject verdicts with ours
@@ -102,11 +106,140 @@ def explain(error, got, expected, pool):
     return None
 
 
+def varint(data, pos):
+    value, shift = 0, 0
+    while True:
+        byte = data[pos]
+        pos += 1
+        value |= (byte & 0x7F) << shift
+        shift += 7
+        if byte < 0x80:
+            return value, pos
+
+
+def records(data, pos, descriptor, end_group=None):
+    """The fields of the message (or group) at `data[pos:]`: each record
+    as (number, wire type, value), the value of a message or group field
+    its own records, an integer for a varint (overlong or not), bytes for
+    the rest; in a map entry, fields at their default left out (encoders
+    may leave them out or not). Returns them sorted, and where they end."""
+    out = []
+    entry = descriptor is not None and descriptor.GetOptions().map_entry
+    while pos < len(data):
+        key, pos = varint(data, pos)
+        number, wire = key >> 3, key & 7
+        if wire == 4:
+            if number != end_group:
+                raise ValueError("unexpected end of group %d" % number)
+            return sorted(out), pos
+        field = descriptor.fields_by_number.get(number) if descriptor is not None else None
+        nested = field.message_type if field is not None else None
+        if wire == 0:
+            value, pos = varint(data, pos)
+        elif wire in (1, 5):
+            width = 8 if wire == 1 else 4
+            value, pos = data[pos:pos + width], pos + width
+        elif wire == 2:
+            length, pos = varint(data, pos)
+            value, pos = data[pos:pos + length], pos + length
+            if nested is not None:
+                value = tuple(records(value, 0, nested)[0])
+        elif wire == 3:
+            value, pos = records(data, pos, nested, end_group=number)
+            value = tuple(value)
+        else:
+            raise ValueError("wire type %d" % wire)
+        if entry and value in (0, b"", b"\0" * 4, b"\0" * 8, ()):
+            continue
+        out.append((number, wire, value))
+    if end_group is not None:
+        raise ValueError("group %d not ended" % end_group)
+    return sorted(out), pos
+
+
+def wire_problems(cls, binary, expected):
+    """How prost's `binary` of a message differs in form from Python's
+    encoding of the message it reads from it (`expected`): a field Python
+    does not know (a wrong wire type reads as an unknown field), or another
+    wire form of a field (packed where Python expands, a length-prefixed
+    message where it writes a group, a value written where Python leaves
+    it out). Fields are compared by number, repeated values and map entries
+    as sets: their order is the parsed messages' business."""
+    problems = []
+    want = expected.SerializeToString(deterministic=True)
+    known = cls()
+    known.CopyFrom(expected)
+    known.DiscardUnknownFields()
+    if known.SerializeToString(deterministic=True) != want:
+        problems.append("Python reads fields of prost's binary as unknown fields")
+    ours, theirs = records(binary, 0, cls.DESCRIPTOR)[0], records(want, 0, cls.DESCRIPTOR)[0]
+    if ours != theirs:
+        only_ours = [r for r in ours if r not in theirs]
+        only_theirs = [r for r in theirs if r not in ours]
+        problems.append("prost writes %s\n  where Python writes %s" % (str(only_ours)[:800], str(only_theirs)[:800]))
+    return problems
+
+
+def binary_problems(entry, cls, expected, pool):
+    """How prost's binary of an editions message (read by Python into
+    `expected`) disagrees with Python's own reading of where it came from:
+
+    - `input` (random binary with odd wire forms and unknown fields, which
+      prost decoded and encoded again): Python reads it to the same message,
+      unknown fields aside (prost drops them);
+    - `original` (the proto2/proto3 message an editions copy was decoded
+      from): its binary read as the copy is `expected`, read as itself it
+      writes the same JSON as `expected` under every option set, and
+      `expected`'s binary read as the original is the original.
+
+    Each problem comes with the KNOWN_DIFFERENCES.md rule that explains it,
+    or None.
+    """
+    problems = []
+    want = expected.SerializeToString(deterministic=True)
+    if "input" in entry:
+        got = cls()
+        got.ParseFromString(bytes.fromhex(entry["input"]))
+        got.DiscardUnknownFields()
+        if not same_message(got, expected, want, pool):
+            theirs, ours = canonical(got, pool), canonical(expected, pool)
+            # prost's encoder compares a map value or an implicit-presence
+            # field with its default by `==`, which -0.0 equals.
+            unsigned = [NEGATIVE_ZERO.sub("0.0", text) for text in (theirs, ours)]
+            rule = "prost-drops-negative-zero" if unsigned[0] == unsigned[1] else None
+            problems.append(("Python reads the input prost read as %s\n  prost's encoding as %s"
+                             % (theirs[:800], ours[:800]), rule))
+    if "original" in entry:
+        original_cls = message_class(pool, entry["original"]["type"])
+        original_bytes = bytes.fromhex(entry["original"]["binary"])
+        as_copy = cls()
+        as_copy.ParseFromString(original_bytes)
+        if not same_message(as_copy, expected, want, pool):
+            problems.append(("Python reads the original's binary as %s\n  prost's encoding of the copy as %s"
+                            % (canonical(as_copy, pool)[:800], canonical(expected, pool)[:800]), None))
+        original = original_cls()
+        original.ParseFromString(original_bytes)
+        for label, kwargs in OPTION_SETS.items():
+            # Keys sorted: Python writes map entries in no fixed order.
+            kwargs = {"indent": None, **kwargs, "sort_keys": True, "descriptor_pool": pool}
+            theirs = json_format.MessageToJson(original, **kwargs)
+            ours = json_format.MessageToJson(expected, **kwargs)
+            if theirs != ours:
+                problems.append(("(%s) Python writes the original as %s\n  the copy as %s"
+                                % (label, theirs[:800], ours[:800]), None))
+        back = original_cls()
+        back.ParseFromString(want)
+        if not same_message(back, original, original.SerializeToString(deterministic=True), pool):
+            problems.append(("Python reads the copy's binary as the original %s\n  not %s"
+                            % (canonical(back, pool)[:800], canonical(original, pool)[:800]), None))
+    return problems
+
+
 def check_valid(directory):
     """Python parses our JSON to the same message; write its own JSON."""
     pool = load_pool(os.path.join(directory, "descriptors.bin"))
     known = known_differences()
-    checked, unexpected, tolerated = 0, [], {}
+    n, checked, binaries, unexpected, tolerated = 0, 0, 0, [], {}
     with open(os.path.join(directory, "valid.jsonl"), encoding="utf-8") as src, \
             open(os.path.join(directory, "python.jsonl"), "w", encoding="utf-8") as out:
         for n, line in enumerate(src, 1):
@@ -130,18 +263,30 @@ def check_valid(directory):
                         tolerated[rule] = tolerated.get(rule, 0) + 1
                     else:
                         unexpected.append("line %d (%s): Python %s\n  our JSON: %s" % (n, label, problem, ours[:800]))
-            # Python's JSON of the message, for diff-corpus check.
+            binary = bytes.fromhex(entry["binary"])
+            for problem in wire_problems(cls, binary, expected):
+                unexpected.append("line %d (wire form): %s" % (n, problem))
+            if "input" in entry or "original" in entry:
+                binaries += 1
+                for problem, rule in binary_problems(entry, cls, expected, pool):
+                    if rule in known:
+                        tolerated[rule] = tolerated.get(rule, 0) + 1
+                    else:
+                        unexpected.append("line %d (binary): %s" % (n, problem))
+            # Python's JSON and binary of the message, for diff-corpus check.
             theirs = {}
             for label, kwargs in OPTION_SETS.items():
                 try:
                     theirs[label] = json_format.MessageToJson(expected, **{"indent": None, **kwargs})
                 except Exception as e:
                     unexpected.append("line %d (%s): Python cannot encode it: %s" % (n, label, e))
-            out.write(json.dumps({"type": entry["type"], "binary": entry["binary"], "json": theirs}) + "\n")
+            out.write(json.dumps({"type": entry["type"], "binary": entry["binary"], "json": theirs,
+                                  "python_binary": want.hex()}) + "\n")
     for u in unexpected:
         print("MISMATCH " + u)
-    print("differential valid: %d of our encodings parsed by Python, %d unexpected mismatches, tolerated: %s"
-          % (checked, len(unexpected), tolerated or "none"))
+    print("differential valid: %d of our encodings parsed by Python, %d binaries in Python's wire form, "
+          "%d editions binaries held to Python's reading of their source, %d unexpected mismatches, "
+          "tolerated: %s" % (checked, n, binaries, len(unexpected), tolerated or "none"))
     return not unexpected
 
 

@@ -3,11 +3,18 @@
 #
 #   robustness/diff/run.sh [COUNT] [SEED]    (defaults: 400 messages, seed 1)
 #
-# 1. `diff-corpus generate` draws COUNT random TestAllTypesProto3/Proto2
-#    messages and writes each as binary plus our JSON under 3 option sets.
-# 2. Python parses our JSON and must get the binary's message; it writes its
-#    own JSON of each message.
-# 3. `diff-corpus check`: we parse Python's JSON and must get the same message.
+# 1. `diff-corpus generate` draws COUNT random messages: TestAllTypesProto3,
+#    TestAllTypesProto2, their editions copies (decoded from a random
+#    original, which they must equal in JSON and binary both ways) and
+#    TestAllTypesEdition2023 (prost's decoding of random binary); it writes
+#    each as prost's binary plus our JSON under 4 option sets.
+# 2. Python (reading the editions files by their own features) parses our
+#    JSON and must get the binary's message; the binary must be in the wire
+#    form Python writes, and an editions message must be what Python reads
+#    from its original or random input. Python writes its own JSON and
+#    binary of each message.
+# 3. `diff-corpus check`: we parse Python's JSON and binary and must get the
+#    same message.
 # 4. Both sides judge the hand-made documents in invalid.txt; verdicts must match.
 # Disagreements explained in KNOWN_DIFFERENCES.md are reported, not failures.
 # Python protobuf is installed into a venv under .cache/robustness/ (venv.sh).

@@ -253,13 +253,16 @@ pub const PACKAGES: [&str; 10] = [
     "protojsonx.variants",
 ];
 
-/// The messages of [`PACKAGES`] whose generated type cannot be built:
+/// The messages of the pool whose generated type cannot be built:
 /// prost-build makes a `required` message field a plain `Box`, and these
 /// two require each other, so their `Default` recurses until the stack
-/// overflows (and prost's decode starts from `Default`).
-pub const UNCONSTRUCTIBLE: [&str; 2] = [
+/// overflows (and prost's decode starts from `Default`); in proto2 and in
+/// the editions copy, whose `LEGACY_REQUIRED` fields are `required` ones.
+pub const UNCONSTRUCTIBLE: [&str; 4] = [
     "protobuf_test_messages.proto2.TestAllRequiredTypesProto2",
     "protobuf_test_messages.proto2.TestAllRequiredTypesProto2.NestedMessage",
+    "protobuf_test_messages.editions.proto2.TestAllRequiredTypesProto2",
+    "protobuf_test_messages.editions.proto2.TestAllRequiredTypesProto2.NestedMessage",
 ];
 
 /// Every message of the conformance test protos, the benchmark schemas and

@@ -20,8 +20,16 @@ pub mod dynamic;
 pub mod random;
 pub mod strategy;
 
-/// `FileDescriptorSet` (binary) of every proto compiled here, with imports.
+/// `FileDescriptorSet` (binary) of every proto compiled here, with imports,
+/// as the code is generated from it: editions files lowered to proto2 and
+/// proto3.
 pub const DESCRIPTORS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/descriptors.bin"));
+
+/// The same files as protoc describes them, editions files as they are
+/// (`edition` and `features`): what Python protobuf reads in the
+/// differential tests, so that it holds prost's structs to the editions
+/// files' own meaning rather than to our lowering of them.
+pub const PROTOC_DESCRIPTORS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/protoc.bin"));
 
 /// The conformance suite's test messages.
 pub mod protobuf_test_messages {
@@ -38,6 +46,30 @@ pub mod protobuf_test_messages {
             env!("OUT_DIR"),
             "/protobuf_test_messages.proto2.rs"
         ));
+    }
+    /// Edition 2023's own `TestAllTypesEdition2023` (delimited messages,
+    /// open enums, explicit presence), and the editions copies of the
+    /// proto2 and proto3 test messages.
+    pub mod editions {
+        include!(concat!(
+            env!("OUT_DIR"),
+            "/protobuf_test_messages.editions.rs"
+        ));
+        /// `TestAllTypesProto2` in edition 2023 (closed enums, expanded
+        /// repeated fields, delimited groups, legacy required fields).
+        pub mod proto2 {
+            include!(concat!(
+                env!("OUT_DIR"),
+                "/protobuf_test_messages.editions.proto2.rs"
+            ));
+        }
+        /// `TestAllTypesProto3` in edition 2023 (implicit presence).
+        pub mod proto3 {
+            include!(concat!(
+                env!("OUT_DIR"),
+                "/protobuf_test_messages.editions.proto3.rs"
+            ));
+        }
     }
 }
 
@@ -172,11 +204,64 @@ pub fn general_paths_agree<M: protojsonx_runtime::ProtoJson>(
     }
 }
 
+/// Holds an editions copy of a test message (`E`, like
+/// `editions::proto2::TestAllTypesProto2`) to its proto2 or proto3
+/// original (`O`): `original`'s binary decodes as `E`, which writes the
+/// same JSON as `original` under each of `options`, and whose binary
+/// decodes as `O` back to `original` (compared by `==`, or by JSON where
+/// NaN equals NaN). The copy spells out with features what the original's
+/// syntax means, so the lowered structs must be interchangeable on the
+/// wire and in JSON. Returns the copy; the `Err` says how they differ.
+pub fn editions_copy_agrees<O, E>(
+    original: &O,
+    options: &[protojsonx_runtime::EncodeOptions],
+) -> Result<E, String>
+where
+    O: protojsonx_runtime::ProtoJson + prost::Message + Default + PartialEq,
+    E: protojsonx_runtime::ProtoJson + prost::Message + Default,
+{
+    let binary = original.encode_to_vec();
+    let copy = E::decode(binary.as_slice())
+        .map_err(|e| format!("the original's binary {binary:02x?} does not decode: {e}"))?;
+    for opts in options {
+        let text = |r: Result<Vec<u8>, protojsonx_runtime::Error>| match r {
+            Ok(json) => String::from_utf8_lossy(&json).into_owned(),
+            Err(e) => format!("error: {e}"),
+        };
+        let (want, got) = (text(opts.to_vec(original)), text(opts.to_vec(&copy)));
+        if got != want {
+            return Err(format!(
+                "under {opts:?} the copy writes\n  {got}\nthe original\n  {want}"
+            ));
+        }
+    }
+    let copy_binary = copy.encode_to_vec();
+    let back = O::decode(copy_binary.as_slice())
+        .map_err(|e| format!("the copy's binary {copy_binary:02x?} does not decode: {e}"))?;
+    let json = |m: &O| {
+        protojsonx_runtime::EncodeOptions::new()
+            .emit_default_values(true)
+            .to_vec(m)
+            .map_err(|e| e.to_string())
+    };
+    if back != *original && json(&back)? != json(original)? {
+        return Err(format!(
+            "the copy's binary decodes as the original to\n  {}\nnot\n  {}",
+            String::from_utf8_lossy(&json(&back)?),
+            String::from_utf8_lossy(&json(original)?)
+        ));
+    }
+    Ok(copy)
+}
+
 /// Makes every message compiled here known to `google.protobuf.Any`.
 /// Idempotent, so each test may call it.
 pub fn register_all() {
     protobuf_test_messages::proto3::register_protojsonx_types();
     protobuf_test_messages::proto2::register_protojsonx_types();
+    protobuf_test_messages::editions::register_protojsonx_types();
+    protobuf_test_messages::editions::proto2::register_protojsonx_types();
+    protobuf_test_messages::editions::proto3::register_protojsonx_types();
     protojsonx::test::register_protojsonx_types();
     protojsonx::other::register_protojsonx_types();
     protojsonx::names::register_protojsonx_types();

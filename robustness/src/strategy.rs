@@ -22,7 +22,9 @@ use prost_types::value::Kind;
 use prost_types::{Any, Duration, FieldMask, ListValue, Struct, Timestamp, Value};
 
 use crate::protobuf_test_messages::proto2::TestAllTypesProto2;
-use crate::protobuf_test_messages::proto2::test_all_types_proto2::NestedMessage as NestedMessage2;
+use crate::protobuf_test_messages::proto2::test_all_types_proto2::{
+    Data, MultiWordGroupField, NestedMessage as NestedMessage2, OneofField as OneofField2,
+};
 use crate::protobuf_test_messages::proto3::test_all_types_proto3::{NestedMessage, OneofField};
 use crate::protobuf_test_messages::proto3::{ForeignMessage, TestAllTypesProto3};
 
@@ -523,10 +525,28 @@ macro_rules! set2 {
     };
 }
 
-/// A random `TestAllTypesProto2` (field presence, closed enums, no Any):
-/// a smaller set of fields than proto3, for the proto2-specific paths.
+/// Strategy for a `TestAllTypesProto2` with one oneof member set.
+macro_rules! oneof2 {
+    ($variant:ident: $value:expr) => {
+        ($value)
+            .prop_map(|v| TestAllTypesProto2 {
+                oneof_field: Some(OneofField2::$variant(v)),
+                ..Default::default()
+            })
+            .boxed()
+    };
+}
+
+/// A random `TestAllTypesProto2` (field presence, closed enums with named
+/// values only, groups, packed and expanded repeated fields, no Any): a
+/// smaller set of fields than proto3, for the proto2-specific paths, and
+/// the features its editions copy spells out (`DELIMITED`, `CLOSED`,
+/// `EXPANDED`).
 pub fn test_all_types_proto2(depth: u32) -> BoxedStrategy<TestAllTypesProto2> {
     let closed_enum = || prop_oneof![-1..=2];
+    let foreign_enum = || prop_oneof![0..=2];
+    // The fields of both groups (`Data`, `MultiWordGroupField`).
+    let group = || (opt(int32()), opt(uint32()));
     let mut arms = vec![
         set2!(optional_int32: opt(int32())),
         set2!(optional_int64: opt(int64())),
@@ -544,6 +564,24 @@ pub fn test_all_types_proto2(depth: u32) -> BoxedStrategy<TestAllTypesProto2> {
         set2!(repeated_nested_enum: vec(closed_enum(), 0..MAX_LEN)),
         set2!(map_int32_int32: hash_map(int32(), int32(), 0..MAX_LEN)),
         set2!(map_string_string: hash_map(string(), string(), 0..MAX_LEN)),
+        set2!(optional_foreign_enum: opt(foreign_enum())),
+        set2!(repeated_foreign_enum: vec(foreign_enum(), 0..MAX_LEN)),
+        set2!(packed_int32: vec(int32(), 0..MAX_LEN)),
+        set2!(packed_sint64: vec(int64(), 0..MAX_LEN)),
+        set2!(packed_double: vec(double(), 0..MAX_LEN)),
+        set2!(packed_bool: vec(any::<bool>(), 0..MAX_LEN)),
+        set2!(packed_nested_enum: vec(closed_enum(), 0..MAX_LEN)),
+        set2!(unpacked_fixed32: vec(uint32(), 0..MAX_LEN)),
+        set2!(unpacked_float: vec(float(), 0..MAX_LEN)),
+        set2!(unpacked_nested_enum: vec(closed_enum(), 0..MAX_LEN)),
+        set2!(default_int32: opt(int32())),
+        set2!(default_string: opt(string())),
+        set2!(data: opt(group().prop_map(|(group_int32, group_uint32)| Data { group_int32, group_uint32 }))),
+        set2!(multiwordgroupfield: opt(group().prop_map(|(group_int32, group_uint32)| MultiWordGroupField { group_int32, group_uint32 }))),
+        oneof2!(OneofUint32: uint32()),
+        oneof2!(OneofString: string()),
+        oneof2!(OneofDouble: double()),
+        oneof2!(OneofEnum: closed_enum()),
     ];
     if depth > 0 {
         let inner = test_all_types_proto2(depth - 1);
@@ -554,7 +592,8 @@ pub fn test_all_types_proto2(depth: u32) -> BoxedStrategy<TestAllTypesProto2> {
         arms.extend([
             set2!(recursive_message: inner.prop_map(|m| Some(Box::new(m)))),
             set2!(optional_nested_message: nested.clone().prop_map(|m| Some(Box::new(m)))),
-            set2!(repeated_nested_message: vec(nested, 0..3)),
+            set2!(repeated_nested_message: vec(nested.clone(), 0..3)),
+            oneof2!(OneofNestedMessage: nested.prop_map(Box::new)),
         ]);
     }
     vec(Union::new(arms), 0..MAX_FIELDS)

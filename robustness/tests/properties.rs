@@ -8,17 +8,21 @@
 //! - decoding with `ignore_unknown_fields` drops exactly the unknown members
 //!   added to a message's JSON, and without it they are `UnknownField` errors;
 //! - the reader's general paths read what its fast paths read: the JSON
-//!   with tabs between its tokens decodes to the same message.
+//!   with tabs between its tokens decodes to the same message;
+//! - the editions copies of the test messages are their originals: the
+//!   binary of one decodes as the other, and both write the same JSON
+//!   under every combination of `EncodeOptions`.
 
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
-use protojsonx_robustness::general_paths_agree;
+use protojsonx_robustness::protobuf_test_messages::editions;
 use protojsonx_robustness::protobuf_test_messages::proto2::TestAllTypesProto2;
 use protojsonx_robustness::protobuf_test_messages::proto3::TestAllTypesProto3;
 use protojsonx_robustness::protobuf_test_messages::proto3::test_all_types_proto3::NestedEnum;
 use protojsonx_robustness::strategy::{
     config, replace_nans3, test_all_types_proto2, test_all_types_proto3, unknown_members,
 };
+use protojsonx_robustness::{editions_copy_agrees, general_paths_agree};
 use protojsonx_runtime::{DecodeOptions, EncodeOptions, ErrorKind, ProtoJson};
 use serde_json::Value as Json;
 
@@ -213,6 +217,26 @@ proptest! {
             general_paths_agree::<TestAllTypesProto2>(json.as_bytes(), &opts)
                 .map_err(TestCaseError::fail)?;
         }
+    }
+}
+
+proptest! {
+    #![proptest_config(config(128))]
+
+    /// The editions files spell out with features what proto2 and proto3
+    /// mean, so their lowered structs must be interchangeable with the
+    /// originals' (the differential test also holds both to Python).
+    #[test]
+    fn editions_copies_are_their_originals(
+        m3 in test_all_types_proto3(2),
+        m2 in test_all_types_proto2(2),
+    ) {
+        protojsonx_robustness::register_all();
+        let options: Vec<EncodeOptions> = all_encode_options().into_iter().map(|(o, _)| o).collect();
+        editions_copy_agrees::<_, editions::proto3::TestAllTypesProto3>(&m3, &options)
+            .map_err(TestCaseError::fail)?;
+        editions_copy_agrees::<_, editions::proto2::TestAllTypesProto2>(&m2, &options)
+            .map_err(TestCaseError::fail)?;
     }
 }
 

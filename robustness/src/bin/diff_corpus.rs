@@ -3,18 +3,28 @@
 //!
 //! ```text
 //! diff-corpus generate DIR COUNT SEED   random messages -> DIR/valid.jsonl, DIR/descriptors.bin
-//! diff-corpus check FILE                Python's JSON of those messages decodes to the same message
+//! diff-corpus check FILE                Python's JSON and binary of those messages decode to the same message
 //! diff-corpus invalid FILE              accept/reject verdict for each hand-made document in FILE
 //! ```
 //!
 //! `valid.jsonl` has one object per message: `type` (full protobuf name),
 //! `binary` (hex of the prost binary encoding) and `json` (our ProtoJSON
-//! under each option set, keyed by a label). `check` reads lines of `type`,
-//! `binary` and `json` (Python's output) and compares our decoding of
-//! `json` with the message in `binary`. Messages are compared through our
-//! canonical JSON (default options: fields in order, map keys sorted), which
-//! treats NaN as equal to NaN and keeps -0.0 apart from 0.0.
+//! under each option set, keyed by a label); for the editions copies of
+//! the test messages also `original` (`type` and `binary` of the proto2 or
+//! proto3 message the copy was decoded from), and for
+//! `TestAllTypesEdition2023` `input` (hex of the random binary, odd wire
+//! forms and unknown fields included, that prost decoded to the message).
+//! `descriptors.bin` is protoc's set, editions files as they are: Python
+//! reads them by their own features, not by our lowering of them.
+//!
+//! `check` reads lines of `type`, `binary`, `json` (Python's JSON) and
+//! `python_binary` (Python's encoding of the message it read from
+//! `binary`) and compares our decoding of each with the message in
+//! `binary`. Messages are compared by `==`, or else through our canonical
+//! JSON (default options: fields in order, map keys sorted), which treats
+//! NaN as equal to NaN and keeps -0.0 apart from 0.0.
 
+use std::collections::BTreeMap;
 use std::fs;
 use std::io::{self, BufRead, Write};
 use std::path::Path;
@@ -23,14 +33,35 @@ use std::process::ExitCode;
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use prost::Message;
+use protojsonx_robustness::editions_copy_agrees;
+use protojsonx_robustness::protobuf_test_messages::editions;
 use protojsonx_robustness::protobuf_test_messages::proto2::TestAllTypesProto2;
 use protojsonx_robustness::protobuf_test_messages::proto3::TestAllTypesProto3;
+use protojsonx_robustness::random::{self, Rng};
 use protojsonx_robustness::strategy::{test_all_types_proto2, test_all_types_proto3};
 use protojsonx_runtime::{DecodeOptions, EncodeOptions, ProtoJson};
 use serde_json::{Value as Json, json};
 
 const PROTO3: &str = "protobuf_test_messages.proto3.TestAllTypesProto3";
 const PROTO2: &str = "protobuf_test_messages.proto2.TestAllTypesProto2";
+const EDITIONS_PROTO3: &str = "protobuf_test_messages.editions.proto3.TestAllTypesProto3";
+const EDITIONS_PROTO2: &str = "protobuf_test_messages.editions.proto2.TestAllTypesProto2";
+const EDITION2023: &str = "protobuf_test_messages.editions.TestAllTypesEdition2023";
+
+/// `$f::<M>($args)` for the generated type `M` of the message named
+/// `$type_name`, or an error for a name not in the corpus.
+macro_rules! by_type {
+    ($type_name:expr, $f:ident($($arg:expr),*)) => {
+        match $type_name {
+            PROTO3 => $f::<TestAllTypesProto3>($($arg),*),
+            PROTO2 => $f::<TestAllTypesProto2>($($arg),*),
+            EDITIONS_PROTO3 => $f::<editions::proto3::TestAllTypesProto3>($($arg),*),
+            EDITIONS_PROTO2 => $f::<editions::proto2::TestAllTypesProto2>($($arg),*),
+            EDITION2023 => $f::<editions::TestAllTypesEdition2023>($($arg),*),
+            other => Err(format!("unknown type {other}")),
+        }
+    };
+}
 
 fn main() -> ExitCode {
     protojsonx_robustness::register_all();
@@ -75,34 +106,128 @@ fn option_sets() -> [(&'static str, EncodeOptions); 4] {
     ]
 }
 
-/// Writes `count` random messages (two proto3 for each proto2), drawn with a
-/// fixed `seed` so a run can be repeated, and the descriptor set.
+/// Writes `count` random messages, drawn with a fixed `seed` so a run can
+/// be repeated, and the descriptor set. In each six: two
+/// `TestAllTypesProto3`, one `TestAllTypesProto2`, one of each editions
+/// copy (decoded from a random original, after [`editions_copy_agrees`]
+/// held the two to each other) and one `TestAllTypesEdition2023` (prost's
+/// decoding of random binary, see `random.rs`).
 fn generate(dir: &Path, count: &str, seed: &str) -> Result<(), String> {
     let count: usize = count.parse().map_err(|e| format!("COUNT: {e}"))?;
     let seed: u64 = seed.parse().map_err(|e| format!("SEED: {e}"))?;
     fs::create_dir_all(dir).map_err(|e| e.to_string())?;
     fs::write(
         dir.join("descriptors.bin"),
-        protojsonx_robustness::DESCRIPTORS,
+        protojsonx_robustness::PROTOC_DESCRIPTORS,
     )
     .map_err(|e| e.to_string())?;
     let mut seed_bytes = [0u8; 32];
     seed_bytes[..8].copy_from_slice(&seed.to_le_bytes());
     let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &seed_bytes);
     let mut runner = TestRunner::new_with_rng(Config::default(), rng);
+    let mut rng = Rng::new(seed);
+    let edition2023 = protojsonx_robustness::dynamic::pool()
+        .descriptors()
+        .get_message_by_name(EDITION2023)
+        .ok_or("TestAllTypesEdition2023 is not in the pool")?;
+    let options: Vec<EncodeOptions> = option_sets().into_iter().map(|(_, o)| o).collect();
     let proto3 = test_all_types_proto3(2);
     let proto2 = test_all_types_proto2(2);
     let mut out =
         io::BufWriter::new(fs::File::create(dir.join("valid.jsonl")).map_err(|e| e.to_string())?);
+    let mut written: BTreeMap<&str, usize> = BTreeMap::new();
+    let (mut copies, mut failures) = (0, Vec::new());
     for i in 0..count {
-        let line = if i % 3 == 2 {
-            entry(PROTO2, &draw(&proto2, &mut runner)?)?
-        } else {
-            entry(PROTO3, &draw(&proto3, &mut runner)?)?
+        let (type_name, line) = match i % 6 {
+            0 | 3 => (PROTO3, entry(PROTO3, &draw(&proto3, &mut runner)?)?),
+            2 => (PROTO2, entry(PROTO2, &draw(&proto2, &mut runner)?)?),
+            1 => {
+                copies += 1;
+                let original = draw(&proto3, &mut runner)?;
+                let line = copy_entry::<_, editions::proto3::TestAllTypesProto3>(
+                    (PROTO3, EDITIONS_PROTO3),
+                    &original,
+                    &options,
+                    &mut failures,
+                )?;
+                (EDITIONS_PROTO3, line)
+            }
+            4 => {
+                copies += 1;
+                let original = draw(&proto2, &mut runner)?;
+                let line = copy_entry::<_, editions::proto2::TestAllTypesProto2>(
+                    (PROTO2, EDITIONS_PROTO2),
+                    &original,
+                    &options,
+                    &mut failures,
+                )?;
+                (EDITIONS_PROTO2, line)
+            }
+            _ => {
+                let input = random::binary(&mut rng, &edition2023, 2);
+                match editions::TestAllTypesEdition2023::decode(input.as_slice()) {
+                    Ok(msg) => {
+                        let mut line = entry(EDITION2023, &msg)?;
+                        line["input"] = Json::String(hex(&input));
+                        (EDITION2023, line)
+                    }
+                    Err(e) => {
+                        failures.push(format!("prost rejects {EDITION2023} {input:02x?}: {e}"));
+                        continue;
+                    }
+                }
+            }
         };
+        *written.entry(type_name).or_default() += 1;
         writeln!(out, "{line}").map_err(|e| e.to_string())?;
     }
-    out.flush().map_err(|e| e.to_string())
+    out.flush().map_err(|e| e.to_string())?;
+    for failure in &failures {
+        println!("MISMATCH {failure}");
+    }
+    let written: Vec<String> = written
+        .iter()
+        .map(|(name, n)| format!("{n} {}", name.trim_start_matches("protobuf_test_messages.")))
+        .collect();
+    println!(
+        "diff-corpus generate: {} messages ({}); {copies} editions copies held to their \
+         originals (JSON under {} option sets, binary both ways), {} mismatches",
+        count,
+        written.join(", "),
+        options.len(),
+        failures.len()
+    );
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err("prost's structs of the editions messages disagree".into())
+    }
+}
+
+/// The corpus line of the editions copy `E` (named `names.1`) of
+/// `original` (named `names.0`), with the original's binary; a
+/// disagreement of the two ([`editions_copy_agrees`]) goes to `failures`.
+fn copy_entry<O, E>(
+    names: (&str, &str),
+    original: &O,
+    options: &[EncodeOptions],
+    failures: &mut Vec<String>,
+) -> Result<Json, String>
+where
+    O: ProtoJson + Message + Default + PartialEq,
+    E: ProtoJson + Message + Default,
+{
+    let binary = original.encode_to_vec();
+    let copy = match editions_copy_agrees::<O, E>(original, options) {
+        Ok(copy) => copy,
+        Err(e) => {
+            failures.push(format!("{} as {}: {e}", names.0, names.1));
+            E::decode(binary.as_slice()).map_err(|e| format!("{}: {e}", names.1))?
+        }
+    };
+    let mut line = entry(names.1, &copy)?;
+    line["original"] = json!({"type": names.0, "binary": hex(&binary)});
+    Ok(line)
 }
 
 /// One value from `strategy`.
@@ -129,55 +254,80 @@ fn entry<M: ProtoJson + Message>(type_name: &str, msg: &M) -> Result<Json, Strin
     }))
 }
 
-/// Reads Python's JSON for each message and compares our decoding of it
-/// with the message in `binary`. Reports every mismatch, fails if any.
+/// Reads Python's JSON and binary encoding of each message and compares
+/// our decoding of them with the message in `binary`. Reports every
+/// mismatch, fails if any.
 fn check(file: &Path) -> Result<(), String> {
-    let mut checked = 0;
+    let (mut checked, mut binaries) = (0, 0);
     let mut failures = Vec::new();
     for (n, line) in lines(file)?.into_iter().enumerate() {
         let entry: Json =
             serde_json::from_str(&line).map_err(|e| format!("line {}: {e}", n + 1))?;
         let field = |k: &str| entry[k].as_str().ok_or(format!("line {}: no {k}", n + 1));
-        let binary = unhex(field("binary")?)?;
+        let (type_name, binary) = (field("type")?, unhex(field("binary")?)?);
         for (label, python_json) in entry["json"].as_object().into_iter().flatten() {
             let python_json = python_json.as_str().unwrap_or_default();
             checked += 1;
-            if let Err(e) = same(field("type")?, &binary, python_json.as_bytes()) {
+            if let Err(e) = by_type!(type_name, same_as(&binary, python_json.as_bytes())) {
                 failures.push(format!(
                     "line {} ({label}): {e}\n  Python's JSON: {python_json}",
                     n + 1
                 ));
             }
         }
+        let python_binary = unhex(field("python_binary")?)?;
+        binaries += 1;
+        if let Err(e) = by_type!(type_name, same_binary(&binary, &python_binary)) {
+            failures.push(format!(
+                "line {} (binary): {e}\n  Python's binary: {}",
+                n + 1,
+                hex(&python_binary)
+            ));
+        }
     }
     for failure in &failures {
         println!("MISMATCH {failure}");
     }
     println!(
-        "diff-corpus check: {checked} Python encodings, {} mismatches",
+        "diff-corpus check: {checked} Python JSON encodings, {binaries} Python binary encodings, \
+         {} mismatches",
         failures.len()
     );
     if failures.is_empty() {
         Ok(())
     } else {
-        Err("we decode Python's JSON differently".into())
+        Err("we decode Python's encodings differently".into())
     }
 }
 
-/// Whether `json` decodes to the message in `binary`, compared by canonical JSON.
-fn same(type_name: &str, binary: &[u8], json: &[u8]) -> Result<(), String> {
-    match type_name {
-        PROTO3 => same_as::<TestAllTypesProto3>(binary, json),
-        PROTO2 => same_as::<TestAllTypesProto2>(binary, json),
-        other => Err(format!("unknown type {other}")),
-    }
-}
-
-fn same_as<M: ProtoJson + Message>(binary: &[u8], json: &[u8]) -> Result<(), String> {
+/// Whether `json` decodes to the message in `binary`.
+fn same_as<M: ProtoJson + Message + Default + PartialEq>(
+    binary: &[u8],
+    json: &[u8],
+) -> Result<(), String> {
     let expected = M::decode(binary).map_err(|e| format!("binary: {e}"))?;
     let decoded = M::from_json(json).map_err(|e| format!("we reject it: {e}"))?;
+    same_message(&expected, &decoded)
+}
+
+/// Whether `python_binary` (Python's encoding of the message it read from
+/// `binary`) decodes to the message in `binary`.
+fn same_binary<M: ProtoJson + Message + Default + PartialEq>(
+    binary: &[u8],
+    python_binary: &[u8],
+) -> Result<(), String> {
+    let expected = M::decode(binary).map_err(|e| format!("binary: {e}"))?;
+    let decoded = M::decode(python_binary).map_err(|e| format!("prost rejects it: {e}"))?;
+    same_message(&expected, &decoded)
+}
+
+/// `Ok` if `got` is `want`: by `==`, or else by canonical JSON.
+fn same_message<M: ProtoJson + PartialEq>(want: &M, got: &M) -> Result<(), String> {
+    if got == want {
+        return Ok(());
+    }
     let canonical = |m: &M| m.to_json().map_err(|e| e.to_string());
-    let (want, got) = (canonical(&expected)?, canonical(&decoded)?);
+    let (want, got) = (canonical(want)?, canonical(got)?);
     if want == got {
         Ok(())
     } else {
@@ -306,8 +456,14 @@ mod tests {
             ..Default::default()
         };
         let binary = msg.encode_to_vec();
-        assert!(same(PROTO3, &binary, br#"{"optionalDouble":"NaN"}"#).is_ok());
-        assert!(same(PROTO3, &binary, br#"{"optionalDouble":1}"#).is_err());
-        assert!(same(PROTO3, &binary, br#"{"optionalDouble":"#).is_err());
+        let same = |json: &[u8]| by_type!(PROTO3, same_as(&binary, json));
+        assert!(same(br#"{"optionalDouble":"NaN"}"#).is_ok());
+        assert!(same(br#"{"optionalDouble":1}"#).is_err());
+        assert!(same(br#"{"optionalDouble":"#).is_err());
+        let same = |python: &[u8]| by_type!(EDITIONS_PROTO3, same_binary(&binary, python));
+        assert!(same(&binary).is_ok());
+        assert!(same(&[]).is_err());
+        assert!(same(&[0xff]).is_err());
+        assert!(by_type!("no.such.Type", same_binary(&binary, &binary)).is_err());
     }
 }
