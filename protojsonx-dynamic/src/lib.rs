@@ -57,6 +57,7 @@
 //! `"[full.name]"` keys, and unknown binary fields are dropped, as
 //! ProtoJSON says.
 
+mod check;
 mod from_json;
 mod table;
 mod to_json;
@@ -95,8 +96,9 @@ impl Pool {
     pub fn decode(file_descriptor_set: &[u8]) -> Result<Pool, PoolError> {
         let lowered = protojsonx_descriptor::lower_encoded(file_descriptor_set)
             .map_err(PoolError::editions)?;
+        check::names(&lowered).map_err(|why| PoolError(PoolErrorKind::Unnamed(why)))?;
         let descriptors = DescriptorPool::decode(lowered.as_slice()).map_err(|e| {
-            match editions_enum_not_starting_at_zero(file_descriptor_set, &lowered) {
+            match check::editions_enum_not_starting_at_zero(file_descriptor_set, &lowered) {
                 Some(why) => PoolError(PoolErrorKind::Unreadable(why)),
                 None => PoolError::new(e),
             }
@@ -246,6 +248,8 @@ enum PoolErrorKind {
     Editions(protojsonx_descriptor::Error),
     /// Valid descriptors that prost-reflect cannot read once lowered.
     Unreadable(String),
+    /// An element without a name, or an enum without values.
+    Unnamed(String),
 }
 
 impl PoolError {
@@ -264,64 +268,9 @@ impl fmt::Display for PoolError {
             PoolErrorKind::Descriptors(e) => write!(f, "invalid descriptors: {e}"),
             PoolErrorKind::Editions(e) => write!(f, "invalid descriptors: {e}"),
             PoolErrorKind::Unreadable(why) => write!(f, "unsupported descriptors: {why}"),
+            PoolErrorKind::Unnamed(why) => write!(f, "invalid descriptors: {why}"),
         }
     }
-}
-
-/// Why prost-reflect refuses `lowered` (the lowering of `original`), when
-/// the cause is the one editions shape lowering cannot give it: an
-/// editions file with implicit-presence fields is lowered to proto3,
-/// whose enums must start at 0, and a closed enum of it may start
-/// elsewhere. (prost-build reads such a file as it is: generated code is
-/// not affected.) `None` for any other cause.
-fn editions_enum_not_starting_at_zero(original: &[u8], lowered: &[u8]) -> Option<String> {
-    let original = protojsonx_descriptor::types::FileDescriptorSet::decode(original).ok()?;
-    let lowered = prost_types::FileDescriptorSet::decode(lowered).ok()?;
-    let editions: Vec<&str> = original
-        .file
-        .iter()
-        .filter(|f| f.syntax() == "editions")
-        .map(|f| f.name())
-        .collect();
-    lowered
-        .file
-        .iter()
-        .filter(|f| f.syntax() == "proto3" && editions.contains(&f.name()))
-        .find_map(|file| {
-            let (name, first) =
-                enum_not_starting_at_zero(file.package(), &file.enum_type, &file.message_type)?;
-            Some(format!(
-                "`{}`: enum `{name}` starts at {first}, not 0: a file with implicit-presence \
-                 fields is read as proto3, whose enums start at 0 (the code generator reads it \
-                 as it is); declare a 0 value first, or move the enum to a file without \
-                 implicit-presence fields",
-                file.name()
-            ))
-        })
-}
-
-/// The full name and first number of the first enum among `enums` and
-/// those nested in `messages` (in scope `scope`) whose first value is not 0.
-fn enum_not_starting_at_zero(
-    scope: &str,
-    enums: &[prost_types::EnumDescriptorProto],
-    messages: &[prost_types::DescriptorProto],
-) -> Option<(String, i32)> {
-    let qualified = |name: &str| match scope {
-        "" => name.to_string(),
-        _ => format!("{scope}.{name}"),
-    };
-    enums
-        .iter()
-        .find_map(|e| match e.value.first() {
-            Some(v) if v.number() != 0 => Some((qualified(e.name()), v.number())),
-            _ => None,
-        })
-        .or_else(|| {
-            messages.iter().find_map(|m| {
-                enum_not_starting_at_zero(&qualified(m.name()), &m.enum_type, &m.nested_type)
-            })
-        })
 }
 
 impl std::error::Error for PoolError {}
