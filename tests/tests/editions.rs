@@ -128,3 +128,27 @@ fn current_descriptor_types_keep_every_field() {
     let binary = embeds.encode_to_vec();
     assert_eq!(Embeds::decode(binary.as_slice()).unwrap(), embeds);
 }
+
+/// A closed enum is an `i32` field, as proto2's are in prost: like Go's
+/// protojson (Python refuses it), JSON keeps a number the enum does not
+/// name, the generated code and the dynamic transcoder alike.
+#[test]
+fn closed_enums_keep_unknown_numbers_in_json() {
+    let json = r#"{"colour":7,"id":"","requiredInner":{},"expanded":[1,9]}"#;
+    let value = Editions::from_json(json).unwrap();
+    assert_eq!(
+        (value.colour, value.expanded.as_slice()),
+        (Some(7), &[1, 9][..])
+    );
+    assert_eq!(
+        value.to_json().unwrap(),
+        r#"{"colour":7,"id":"","requiredInner":{},"expanded":["COLOUR_RED",9]}"#
+    );
+    let message = protoc_pool()
+        .message("protojsonx.editions.Editions")
+        .unwrap();
+    let binary = message
+        .json_to_binary(json.as_bytes(), &DecodeOptions::new())
+        .unwrap();
+    assert_eq!(Editions::decode(binary.as_slice()).unwrap(), value);
+}
