@@ -16,6 +16,8 @@ use std::path::{Path, PathBuf};
 
 use prost::Message;
 
+#[path = "builder.rs"]
+mod builder;
 #[path = "slice.rs"]
 mod slice;
 
@@ -33,14 +35,9 @@ fn main() {
 /// Generates the code and writes the descriptors for the driver.
 fn build() -> Result<(), Box<dyn Error>> {
     let (includes, files) = slice::slice(Path::new("."))?;
-    let mut builder = protoc_gen_rust_protojsonx::Builder::new();
-    for dir in &includes {
-        builder.include(dir);
-    }
+    let builder = builder::new(&includes);
     let (set, names) = builder.file_descriptor_set(&files)?;
-    builder
-        .include_file("mod.rs")
-        .compile_fds(set.clone(), &names)?;
+    builder.compile_fds(set.clone(), &names)?;
     let out = PathBuf::from(std::env::var_os("OUT_DIR").ok_or("OUT_DIR is not set")?);
     fs::write(out.join("descriptors.bin"), set.encode_to_vec())?;
     fs::write(out.join("files.txt"), names.join("\n") + "\n")?;

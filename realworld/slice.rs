@@ -20,17 +20,26 @@ pub fn slice(realworld: &Path) -> Result<(Vec<PathBuf>, Vec<PathBuf>), Box<dyn E
         realworld.join("slice.txt").display()
     );
     println!("cargo:rerun-if-env-changed={PROTOS_VAR}");
-    let default = realworld.join("../.cache/realworld/protos");
-    let includes = include_roots(&default)?;
+    let root = std::env::var_os(PROTOS_VAR)
+        .map(PathBuf::from)
+        .unwrap_or_else(|| realworld.join("../.cache/realworld/protos"));
+    slice_under(realworld, &root)
+}
+
+/// [`slice`] with the protos under `root` (holding `googleapis/` and
+/// `opentelemetry/`, like the editions copies of realworld/editions.sh),
+/// printing nothing.
+pub fn slice_under(
+    realworld: &Path,
+    root: &Path,
+) -> Result<(Vec<PathBuf>, Vec<PathBuf>), Box<dyn Error>> {
+    let includes = include_roots(root)?;
     let files = slice_files(&realworld.join("slice.txt"), &includes)?;
     Ok((includes, files))
 }
 
-/// The include directories, or an error telling to run fetch.sh.
-fn include_roots(default: &Path) -> Result<Vec<PathBuf>, Box<dyn Error>> {
-    let root = std::env::var_os(PROTOS_VAR)
-        .map(PathBuf::from)
-        .unwrap_or_else(|| default.to_path_buf());
+/// The include directories under `root`, or an error telling to run fetch.sh.
+fn include_roots(root: &Path) -> Result<Vec<PathBuf>, Box<dyn Error>> {
     let dirs: Vec<PathBuf> = ROOTS.iter().map(|r| root.join(r)).collect();
     if let Some(missing) = dirs.iter().find(|d| !d.is_dir()) {
         return Err(format!(
