@@ -7,8 +7,11 @@
 //!                                    {"id", "json": {label: text}, "errors": {label: text}}
 //! realworld-driver decode IN OUT     {"id", "json": text} per line ->
 //!                                    {"id", "type_url", "binary": hex} or {"id", "error"}
-//! realworld-driver encode-dynamic IN OUT, decode-dynamic IN OUT
-//!                                    the same, by protojsonx-dynamic
+//! realworld-driver encode-dynamic IN OUT [DESCRIPTORS], decode-dynamic IN OUT [DESCRIPTORS]
+//!                                    the same, by protojsonx-dynamic, with a pool of the
+//!                                    slice's descriptor set or of the encoded
+//!                                    FileDescriptorSet in the file DESCRIPTORS (the
+//!                                    editions copies', which the pool lowers itself)
 //! ```
 //!
 //! Every conversion goes through `google.protobuf.Any` (type URL
@@ -58,17 +61,19 @@ fn main() -> Result<(), Box<dyn Error>> {
         ["descriptors", dir] => write_descriptors(dir),
         ["encode", input, output] => each_line(input, output, encode),
         ["decode", input, output] => each_line(input, output, decode),
-        ["encode-dynamic", input, output] => {
-            let any = dynamic_any()?;
+        ["encode-dynamic", input, output, ref descriptors @ ..] if descriptors.len() < 2 => {
+            let any = dynamic_any(descriptors.first().copied())?;
             each_line(input, output, |request| encode_dynamic(&any, request))
         }
-        ["decode-dynamic", input, output] => {
-            let any = dynamic_any()?;
+        ["decode-dynamic", input, output, ref descriptors @ ..] if descriptors.len() < 2 => {
+            let any = dynamic_any(descriptors.first().copied())?;
             each_line(input, output, |request| decode_dynamic(&any, request))
         }
-        _ => Err("usage: realworld-driver descriptors DIR | \
-                  (encode | decode | encode-dynamic | decode-dynamic) IN OUT"
-            .into()),
+        _ => Err(
+            "usage: realworld-driver descriptors DIR | (encode | decode) IN OUT | \
+                  (encode-dynamic | decode-dynamic) IN OUT [DESCRIPTORS]"
+                .into(),
+        ),
     }
 }
 
@@ -159,9 +164,13 @@ fn request_any(request: &Value) -> Result<prost_types::Any, String> {
     })
 }
 
-/// `google.protobuf.Any` in a pool of the slice's descriptor set.
-fn dynamic_any() -> Result<MessageType, Box<dyn Error>> {
-    let pool = Pool::decode(protojsonx_realworld::DESCRIPTORS)?;
+/// `google.protobuf.Any` in a pool of the slice's descriptor set, or of the
+/// one in the file `descriptors`.
+fn dynamic_any(descriptors: Option<&str>) -> Result<MessageType, Box<dyn Error>> {
+    let pool = match descriptors {
+        Some(path) => Pool::decode(&fs::read(path)?)?,
+        None => Pool::decode(protojsonx_realworld::DESCRIPTORS)?,
+    };
     Ok(pool
         .message("google.protobuf.Any")
         .ok_or("the descriptor set has no google.protobuf.Any")?)
