@@ -26,6 +26,10 @@ compiled), so no protoc and no _pb2 modules are needed.
   roundtrip.py run --self-check --descriptors FDS --files LIST WORK [...]
         the same with Python on both sides (tests this generator alone,
         against any descriptor set, e.g. protoc's)
+  roundtrip.py editions DRIVER WORK --edition EDITION=DIR... [--count N] [--seed S]
+        the editions copies (realworld/editions.sh, realworld-editions):
+        the messages of `run` read by the copies' types, checked against
+        the originals and through the dynamic transcoder (see `editions`)
   roundtrip.py slice-files SLICE ROOT...
         the .proto files of the slice, as include-relative names
 
@@ -485,16 +489,16 @@ def known_rule(error, got, want, pool):
 # ---------------------------------------------------------------------------
 
 
-def start_driver(driver, command, requests, work):
-    """Starts `DRIVER command IN OUT` on JSONL `requests`; `finish_driver`
-    waits for it and returns its answers by id. Drivers started together run
-    at once (one per core)."""
+def start_driver(driver, command, requests, work, extra=()):
+    """Starts `DRIVER command IN OUT [EXTRA...]` on JSONL `requests`;
+    `finish_driver` waits for it and returns its answers by id. Drivers
+    started together run at once (one per core)."""
     src = os.path.join(work, command + ".in.jsonl")
     dst = os.path.join(work, command + ".out.jsonl")
     with open(src, "w", encoding="utf-8") as f:
         for r in requests:
             f.write(json.dumps(r) + "\n")
-    return subprocess.Popen([driver, command, src, dst]), dst
+    return subprocess.Popen([driver, command, src, dst, *extra]), dst
 
 
 def finish_driver(started):
@@ -660,12 +664,7 @@ def run(args):
         subprocess.run([args.driver, "descriptors", args.work], check=True)
         descriptors, files_list, runtime_types = (
             os.path.join(args.work, name) for name in ("descriptors.bin", "files.txt", "runtime-types.bin"))
-    pool, fds = load_pool(descriptors)
-    with open(files_list, encoding="utf-8") as f:
-        files = [line.strip() for line in f if line.strip() and not line.startswith("google/protobuf/")]
-    types = message_types(pool, files)
-    any_types = [t.full_name for t in types] + ANY_WKT
-    items = make_items(types, args.count, args.seed, pool, synthetic_oneofs(fds), any_types)
+    pool, files, types, items = slice_items(descriptors, files_list, args.count, args.seed)
     timings["python: generate messages"] = time.time() - start
 
     schema = RuntimeSchema(runtime_types)
@@ -686,6 +685,19 @@ def run(args):
     return report(args, check, known, still_bad, dynamic, items, types, files, timings)
 
 
+def slice_items(descriptors, files_list, count, seed):
+    """The pool of the descriptor set in the file `descriptors`, the slice's
+    files (from the file `files_list`; google/protobuf ones left out), their
+    message types and COUNT random messages of each."""
+    pool, fds = load_pool(descriptors)
+    with open(files_list, encoding="utf-8") as f:
+        files = [line.strip() for line in f if line.strip() and not line.startswith("google/protobuf/")]
+    types = message_types(pool, files)
+    any_types = [t.full_name for t in types] + ANY_WKT
+    items = make_items(types, count, seed, pool, synthetic_oneofs(fds), any_types)
+    return pool, files, types, items
+
+
 def python_json_check(items, pool, tag, timings, schema=None):
     """A Check for `items` holding, as `requests`, Python's JSON of them
     (and what Python could not encode)."""
@@ -703,16 +715,18 @@ def convert_and_check(args, items, pool, tag, timings, schema=None):
     return check_answers(items, check, tag, timings, start_conversions(args, items, check.requests, pool, ""))
 
 
-def start_conversions(args, items, requests, pool, testee):
+def start_conversions(args, items, requests, pool, testee, work=None, extra=()):
     """Starts the driver's `encode` of `items` and `decode` of Python's JSON
-    `requests` (commands with `testee` appended), both at once; returns a
-    function that waits for their answers (Python's own, with --self-check)."""
+    `requests` (commands with `testee` appended, then `extra` arguments; files
+    in `work`, by default WORK), both at once; returns a function that waits
+    for their answers (Python's own, with --self-check)."""
     encode_requests = [{"id": i["id"], "type": i["type"], "binary": i["bytes"].hex()} for i in items]
     decode_requests = [{"id": r["id"], "json": r["json"]} for r in requests]
-    if args.self_check:
+    if getattr(args, "self_check", False):
         return lambda: (python_encode(encode_requests, pool), python_decode(decode_requests, pool))
-    encoding = start_driver(args.driver, "encode" + testee, encode_requests, args.work)
-    decoding = start_driver(args.driver, "decode" + testee, decode_requests, args.work)
+    work = work or args.work
+    encoding = start_driver(args.driver, "encode" + testee, encode_requests, work, extra)
+    decoding = start_driver(args.driver, "decode" + testee, decode_requests, work, extra)
     return lambda: (finish_driver(encoding), finish_driver(decoding))
 
 
@@ -910,6 +924,172 @@ def report(args, check, known, bad, dynamic, items, types, files, timings):
     return 0 if not (bad or dynamic_bad) else 1
 
 
+# ---------------------------------------------------------------------------
+# The editions copies
+# ---------------------------------------------------------------------------
+
+
+def editions(args):
+    """The editions check (`roundtrip.py editions`); returns the exit code.
+
+    The messages of `run` (the same COUNT and SEED, the same original
+    descriptor set from the driver) are read as binary by the types of each
+    edition's copy, in Python's pool of the copy's descriptor set (protoc's,
+    not lowered: EDITION=DIR names DIR/descriptors.bin, as realworld-editions
+    writes it). Each must be the original's message:
+
+      1. it re-encodes to the original's bytes, and its JSON under every
+         option set is the original's: Python's (its pool of the editions
+         files against its pool of the originals) and the dynamic
+         transcoder's (against what `run` wrote in WORK, if there);
+      2. the dynamic transcoder, with a pool of the copy's descriptor set
+         (which it lowers itself), converts it both ways, and Python judges
+         with the editions types, as `run` does.
+
+    The drivers of one edition run while Python works on the next one."""
+    os.makedirs(args.work, exist_ok=True)
+    timings = {}
+    start = time.time()
+    subprocess.run([args.driver, "descriptors", args.work], check=True)
+    pool, files, types, items = slice_items(
+        os.path.join(args.work, "descriptors.bin"), os.path.join(args.work, "files.txt"), args.count, args.seed)
+    timings["python: generate messages"] = time.time() - start
+    original = python_json_check(items, pool, "", timings)
+    if original.failures:
+        print_failures(args, original, sorted(original.failures))
+        return 1
+    python_texts = {(r["rid"], r["label"]): r["json"] for r in original.requests}
+    ours_path = os.path.join(args.work, "encode-dynamic.out.jsonl")
+    ours = read_answers(ours_path) if os.path.exists(ours_path) else None
+
+    started = []
+    for edition, directory in args.edition:
+        start = time.time()
+        tag = " (editions %s)" % edition
+        descriptors = os.path.join(directory, "descriptors.bin")
+        edition_pool, _ = load_pool(descriptors)
+        twins, different = twin_items(items, edition_pool)
+        check = Check(edition_pool)
+        check.requests = python_json_requests(twins, edition_pool, check)
+        for r in check.requests:
+            if r["json"] != python_texts.get((r["rid"], r["label"])):
+                item = items[r["rid"]]
+                different.setdefault(r["rid"], []).append(
+                    "DIFFERENT %s #%d: Python's JSON (%s) of the editions type is not the original's\n"
+                    "  editions: %s\n  original: %s" % (item["type"], item["index"], r["label"],
+                                                       r["json"][:1500], python_texts.get((r["rid"], r["label"]))))
+        timings["python: editions types and their JSON" + tag] = time.time() - start
+        answers = {}
+        conversions = start_conversions(args, twins, check.requests, edition_pool, "-dynamic",
+                                        directory, [descriptors])
+        started.append((edition, directory, twins, check, different, answers, captured(conversions, answers)))
+
+    results = []
+    for edition, directory, twins, check, different, answers, conversions in started:
+        check_answers(twins, check, " (editions %s, dynamic)" % edition, timings, conversions)
+        if ours is not None:
+            for item in twins:
+                got, want = answers["encoded"].get(item["id"], {}), ours.get(item["id"], {})
+                for key in ("json", "errors"):
+                    if got.get(key, {}) != want.get(key, {}):
+                        different.setdefault(item["id"], []).append(
+                            "DIFFERENT %s #%d: the dynamic transcoder's JSON (%s) of the editions type is not "
+                            "the original's\n  editions: %s\n  original: %s" % (
+                                item["type"], item["index"], key, json.dumps(got.get(key))[:1500],
+                                json.dumps(want.get(key))[:1500]))
+        results.append(edition_result(args, edition, directory, twins, check, different, ours is not None))
+    for phase, seconds in timings.items():
+        print("realworld: %s took %.1f s" % (phase, seconds))
+    for result in results:
+        for line in result["lines"]:
+            print(line)
+    with open(os.path.join(args.work, "editions-summary.json"), "w", encoding="utf-8") as f:
+        json.dump({"editions": results, "messages": len(items), "types": len(types), "files": len(files),
+                   "timings_s": {k: round(v, 1) for k, v in timings.items()}}, f, indent=2)
+    return 0 if all(r["ok"] for r in results) else 1
+
+
+def read_answers(path):
+    """A driver's answers in the file `path`, by id."""
+    with open(path, encoding="utf-8") as f:
+        return {a["id"]: a for a in map(json.loads, f)}
+
+
+def captured(conversions, answers):
+    """`conversions` (from start_conversions), keeping the encode answers in
+    `answers["encoded"]`."""
+    def wait():
+        encoded, decoded = conversions()
+        answers["encoded"] = encoded
+        return encoded, decoded
+    return wait
+
+
+def twin_items(items, pool):
+    """`items` read as binary by the same types of `pool`, and by id the
+    reports of those that do not re-encode to the same bytes."""
+    twins, different, classes = [], {}, {}
+    for item in items:
+        cls = classes.get(item["type"])
+        if cls is None:
+            cls = classes[item["type"]] = message_factory.GetMessageClass(pool.FindMessageTypeByName(item["type"]))
+        try:
+            msg = cls.FromString(item["bytes"])
+            again = msg.SerializeToString(deterministic=True)
+        except Exception as e:  # noqa: BLE001 (reported)
+            msg, again = cls(), "Python cannot read it: %s" % e
+        if again != item["bytes"]:
+            different.setdefault(item["id"], []).append(
+                "DIFFERENT %s #%d: the editions type does not re-encode it to its bytes: %s" % (
+                    item["type"], item["index"], again if isinstance(again, str) else again.hex()[:1500]))
+        twins.append(dict(item, cls=cls, message=msg))
+    return twins, different
+
+
+def edition_result(args, edition, directory, twins, check, different, compared_ours):
+    """The summary of one edition: its lines (the failures printed first)."""
+    bad = sorted(check.failures)
+    if bad:
+        print("realworld: editions %s: the dynamic transcoder's mismatches:" % edition)
+        print_failures(args, check, bad)
+    reports = [r for item_id in sorted(different) for r in different[item_id]]
+    for r in reports[:args.max_failures]:
+        print(r)
+    if len(reports) > args.max_failures:
+        print("... and %d more differences" % (len(reports) - args.max_failures))
+    generated_path = os.path.join(directory, "generated.json")
+    generated = {"identical": None, "line": "generated code not compared"}
+    if os.path.exists(generated_path):
+        with open(generated_path, encoding="utf-8") as f:
+            generated = json.load(f)
+    agree, same = len(twins) - len(bad), len(twins) - len(different)
+    prefix = "realworld: editions %s: " % edition
+    lines = [prefix + "dynamic transcoder: %d of %d messages agree; %d conversions checked" % (
+        agree, len(twins), check.checks)]
+    if check.tolerated:
+        lines.append(prefix + "KNOWN (robustness/diff/KNOWN_DIFFERENCES.md): %s" % check.tolerated)
+    lines.append(prefix + "%d of %d messages the same as the original's: binary, Python's JSON%s (every option set)"
+                 % (same, len(twins), " and the dynamic transcoder's" if compared_ours else ""))
+    if bad or different:
+        lines.append(prefix + "%d messages DISAGREE, %d DIFFER from the original's, types: %s" % (
+            len(bad), len(different),
+            ", ".join(sorted({twins[i]["type"] for i in set(bad) | set(different)})[:50])))
+    summary = prefix + "%s; dynamic transcoder: %d of %d messages agree" % (generated["line"], agree, len(twins))
+    lines.append(summary)
+    return {"edition": edition, "lines": lines, "summary": summary, "generated_identical": generated["identical"],
+            "agree": agree, "same_as_original": same, "messages": len(twins), "conversions": check.checks,
+            "disagree": len(bad), "different": len(different), "known_differential_rules": check.tolerated,
+            "ok": not bad and not different and generated["identical"] is not False}
+
+
+def edition_dir(text):
+    """An `EDITION=DIR` argument as a pair."""
+    edition, sep, directory = text.partition("=")
+    if not sep or not edition or not directory:
+        raise argparse.ArgumentTypeError("expected EDITION=DIR, got %r" % text)
+    return edition, directory
+
+
 def main(argv):
     """Command line: `run` or `slice-files` (see the module doc)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -924,6 +1104,14 @@ def main(argv):
     r.add_argument("--files", help="file with the slice's file names (with --self-check)")
     r.add_argument("--runtime-types", help="the runtime's google.protobuf descriptor set (with --self-check)")
     r.add_argument("--max-failures", type=int, default=30)
+    e = sub.add_parser("editions")
+    e.add_argument("driver")
+    e.add_argument("work")
+    e.add_argument("--edition", type=edition_dir, action="append", required=True, metavar="EDITION=DIR",
+                   help="an edition and the directory with its copy's descriptors.bin")
+    e.add_argument("--count", type=int, default=20, help="random messages per type (as in run)")
+    e.add_argument("--seed", type=int, default=1)
+    e.add_argument("--max-failures", type=int, default=30)
     s = sub.add_parser("slice-files")
     s.add_argument("slice")
     s.add_argument("roots", nargs="+")
@@ -931,6 +1119,8 @@ def main(argv):
     if args.command == "slice-files":
         print("\n".join(slice_files(args.slice, args.roots)))
         return 0
+    if args.command == "editions":
+        return editions(args)
     if args.self_check == (args.driver is not None) or (args.self_check and not (args.descriptors and args.files and args.runtime_types)):
         parser.error("give DRIVER, or --self-check with --descriptors and --files")
     return run(args)
