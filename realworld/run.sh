@@ -13,6 +13,14 @@
 #    slice and checks both directions against Python protobuf's json_format
 #    (its venv is the differential test's: robustness/diff/venv.sh), for the
 #    generated code and for the dynamic transcoder.
+# 4. The edition 2023 and 2024 copies of the slice (editions.sh converts them
+#    and checks they mean what the originals mean): realworld-editions runs
+#    them through Builder (the vendored protoc) and compares their code with
+#    the original's, which step 2 compiled and step 3 checked, so they need
+#    no build of their own; `roundtrip.py editions` reads step 3's messages
+#    by the copies' types (Python's pools of the editions files), which must
+#    give the originals' binary and JSON, and checks them through the
+#    dynamic transcoder with the copies' descriptor sets.
 # The crate is its own workspace; it builds into the repo's target directory
 # to reuse the workspace's dependencies (or into CARGO_TARGET_DIR). Each phase's time is printed.
 set -euo pipefail
@@ -53,6 +61,17 @@ rm -rf "$WORK"
 phase "round trip vs json_format" "$VENV/bin/python" realworld/roundtrip.py run \
   "$CARGO_TARGET_DIR/debug/realworld-driver" "$WORK" --count "$COUNT" --seed "$SEED"
 
+EDITIONS_WORK="$WORK/editions"
+phase "editions: convert + check copies" realworld/editions.sh
+# PROTOC unset: Builder reads the copies with the vendored protoc.
+phase "editions: generated code" env -u PROTOC "$CARGO_TARGET_DIR/debug/realworld-editions" \
+  .cache/realworld/protos .cache/realworld/editions "$EDITIONS_WORK"
+phase "editions: round trip (dynamic)" "$VENV/bin/python" realworld/roundtrip.py editions \
+  "$CARGO_TARGET_DIR/debug/realworld-driver" "$WORK" --count "$COUNT" --seed "$SEED" \
+  --edition 2023="$EDITIONS_WORK/2023" --edition 2024="$EDITIONS_WORK/2024"
+
 echo "--- realworld: times"
 printf '  %s\n' "${timings[@]}"
 echo "realworld/run.sh: $(python3 -c 'import json,sys; d = json.load(open(sys.argv[1])); print(d["summary"] + "; " + (d["dynamic"] or "").removeprefix("realworld: "))' "$WORK/summary.json"); summary in ${WORK#"$ROOT"/}/summary.json"
+python3 -c 'import json,sys; [print("realworld/run.sh: " + e["summary"]) for e in json.load(open(sys.argv[1]))["editions"]]' \
+  "$WORK/editions-summary.json"
