@@ -959,8 +959,7 @@ def editions(args):
         print_failures(args, original, sorted(original.failures))
         return 1
     python_texts = {(r["rid"], r["label"]): r["json"] for r in original.requests}
-    ours_path = os.path.join(args.work, "encode-dynamic.out.jsonl")
-    ours = read_answers(ours_path) if os.path.exists(ours_path) else None
+    ours = run_answers(args.work, items)
 
     started = []
     for edition, directory in args.edition:
@@ -1013,6 +1012,20 @@ def read_answers(path):
     """A driver's answers in the file `path`, by id."""
     with open(path, encoding="utf-8") as f:
         return {a["id"]: a for a in map(json.loads, f)}
+
+
+def run_answers(work, items):
+    """The dynamic transcoder's JSON of `items` that `run` left in `work`,
+    by id, or None if it left none; an error if they are other messages
+    (another COUNT or SEED)."""
+    requests, answers = (os.path.join(work, "encode-dynamic.%s.jsonl" % end) for end in ("in", "out"))
+    if not os.path.exists(answers):
+        return None
+    asked = read_answers(requests)
+    if len(asked) != len(items) or any(asked[i["id"]]["binary"] != i["bytes"].hex() for i in items):
+        raise SystemExit("roundtrip.py editions: %s holds the answers for other messages: give the COUNT and SEED "
+                         "of its run" % work)
+    return read_answers(answers)
 
 
 def captured(conversions, answers):
