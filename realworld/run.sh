@@ -65,7 +65,7 @@ EDITIONS_WORK="$WORK/editions"
 phase "editions: convert + check copies" realworld/editions.sh
 # PROTOC unset: Builder reads the copies with the vendored protoc.
 phase "editions: generated code" env -u PROTOC "$CARGO_TARGET_DIR/debug/realworld-editions" \
-  .cache/realworld/protos .cache/realworld/editions "$EDITIONS_WORK"
+  .cache/realworld/editions "$EDITIONS_WORK"
 phase "editions: round trip (dynamic)" "$VENV/bin/python" realworld/roundtrip.py editions \
   "$CARGO_TARGET_DIR/debug/realworld-driver" "$WORK" --count "$COUNT" --seed "$SEED" \
   --edition 2023="$EDITIONS_WORK/2023" --edition 2024="$EDITIONS_WORK/2024"

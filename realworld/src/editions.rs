@@ -8,36 +8,38 @@
 //! their own.
 //!
 //! ```text
-//! realworld-editions PROTOS EDITIONS WORK
-//!     PROTOS    the original slice's root (googleapis/, opentelemetry/)
+//! realworld-editions EDITIONS WORK
 //!     EDITIONS  the copies' root: EDITIONS/2023/googleapis, ..., EDITIONS/2024/...
-//!     WORK      scratch: the code of each comparison, and for each edition
-//!               WORK/EDITION/descriptors.bin, the copy's descriptor set for
-//!               the dynamic transcoder (see `copy_set`), WORK/EDITION/files.txt
-//!               and WORK/EDITION/generated.json (the result, for roundtrip.py)
+//!     WORK      scratch: the code of the original and of each copy, and for
+//!               each edition WORK/EDITION/descriptors.bin, the copy's
+//!               descriptor set for the dynamic transcoder (see `copy_set`),
+//!               WORK/EDITION/files.txt and WORK/EDITION/generated.json (the
+//!               result, for roundtrip.py)
 //! ```
 //!
-//! Two comparisons, each exact once one known difference is accounted for:
+//! The expected code is generated from the descriptors the crate's code was
+//! generated from (the build script's `descriptors.bin`), with two known
+//! differences accounted for; then each copy's code must be it, byte for
+//! byte, but for blank `///` lines:
 //!
-//! 1. Each copy's code against the code of the original read by the same
-//!    protoc, its proto3 `optional` fields written the way the lowering
-//!    writes their editions twins (`as_lowered_editions`): byte for byte. A
-//!    proto3 `optional` field sits in a synthetic oneof; its editions twin,
-//!    a field with explicit presence, in none. The lowering keeps the oneof
-//!    for scalars in files it lowers to proto3 and drops it for message
-//!    fields and in files it lowers to proto2. The code then differs in one
-//!    thing only: Go's `EmitUnpopulated` (`emit_unpopulated`) writes `null`
-//!    for an unset field with presence outside a oneof, so the copies' code
-//!    has an `e.unset_field(..)` branch for the fields that left their
-//!    oneof. No option set of the round trip writes those.
-//! 2. The original read by protoc (as it is) against the crate's code, which
-//!    the build script generated from protox's reading: equal but for blank
-//!    `///` lines in protoc's, which protox 0.10 drops from `/* */` comments
-//!    (its lexer trims every whitespace after a line break, the following
-//!    line breaks too) and protoc keeps.
+//! 1. The original's proto3 `optional` fields are written the way the
+//!    lowering writes their editions twins (`as_lowered_editions`). A proto3
+//!    `optional` field sits in a synthetic oneof; its editions twin, a field
+//!    with explicit presence, in none. The lowering keeps the oneof for
+//!    scalars in files it lowers to proto3 and drops it for message fields
+//!    and in files it lowers to proto2. The code differs in one thing only:
+//!    Go's `EmitUnpopulated` (`emit_unpopulated`) writes `null` for an unset
+//!    field with presence outside a oneof, so the copies' code has an
+//!    `e.unset_field(..)` branch for the fields that left their oneof
+//!    (`realworld/FINDINGS.md`, F7). No option set of the round trip writes
+//!    those.
+//! 2. Blank `///` lines of the copies' code may be missing from the
+//!    original's: protox, which read the original, drops the blank lines of
+//!    `/* */` comments, and protoc, which reads the copies, keeps them
+//!    (F6). Only those: a line that is not a blank `///` must match.
 //!
-//! Prints a line for each, each file that differs (its first differing
-//! lines) and exits non-zero if any does.
+//! Prints a line for each edition, each file that differs (its first
+//! differing lines) and exits non-zero if any does.
 
 use std::collections::BTreeSet;
 use std::error::Error;
@@ -80,11 +82,11 @@ type Result<T> = std::result::Result<T, Box<dyn Error + Send + Sync>>;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let [protos, editions, work] = &args[..] else {
-        eprintln!("usage: realworld-editions PROTOS EDITIONS WORK");
+    let [editions, work] = &args[..] else {
+        eprintln!("usage: realworld-editions EDITIONS WORK");
         return ExitCode::from(2);
     };
-    match check(Path::new(protos), Path::new(editions), Path::new(work)) {
+    match check(Path::new(editions), Path::new(work)) {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,
         Err(e) => {
@@ -103,38 +105,30 @@ struct Job {
     out: PathBuf,
 }
 
-/// Both comparisons; whether everything is as expected.
-fn check(protos: &Path, editions: &Path, work: &Path) -> Result<bool> {
+/// The comparison of each copy; whether every copy's code is as expected.
+fn check(editions: &Path, work: &Path) -> Result<bool> {
     let realworld = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let (includes, files) = slice::slice_under(realworld, protos).map_err(|e| e.to_string())?;
-    fs::create_dir_all(work)?;
-    let original = protoc_set(&includes, &files, &work.join("original.bin"), true)?;
-    let original =
-        FileDescriptorSet::decode(protojsonx_descriptor::lower_encoded(&original)?.as_slice())?;
-    let names = names_under(&includes, &files)?;
-    let mut as_editions = original.clone();
-    let changes = as_lowered_editions(&mut as_editions);
-
-    let mut jobs = vec![
-        Job {
-            includes: Vec::new(),
-            files: Vec::new(),
-            set: Some((original, names.clone())),
-            out: work.join("original-protoc"),
-        },
-        Job {
-            includes: Vec::new(),
-            files: Vec::new(),
-            set: Some((as_editions, names.clone())),
-            out: work.join("original-as-editions"),
-        },
-    ];
+    let crate_code = Path::new(CRATE_CODE);
+    let mut expected =
+        FileDescriptorSet::decode(fs::read(crate_code.join("descriptors.bin"))?.as_slice())?;
+    let names: Vec<String> = fs::read_to_string(crate_code.join("files.txt"))?
+        .lines()
+        .map(str::to_string)
+        .collect();
+    let changes = as_lowered_editions(&mut expected);
+    let mut jobs = vec![Job {
+        includes: Vec::new(),
+        files: Vec::new(),
+        set: Some((expected, names.clone())),
+        out: work.join("expected"),
+    }];
     for (edition, want) in EDITIONS {
         let dir = work.join(edition);
         fs::create_dir_all(&dir)?;
         let (includes, files) =
             slice::slice_under(realworld, &editions.join(edition)).map_err(|e| e.to_string())?;
         let copy_names = names_under(&includes, &files)?;
+        // The same files; protox lists them in dependency order, protoc as given.
         if copy_names.iter().collect::<BTreeSet<_>>() != names.iter().collect() {
             return Err(
                 format!("the edition {edition} copy holds other files than the slice").into(),
@@ -153,10 +147,14 @@ fn check(protos: &Path, editions: &Path, work: &Path) -> Result<bool> {
     run_all(jobs)?;
 
     let mut ok = true;
-    let expected = work.join("original-as-editions");
     for (edition, _) in EDITIONS {
         let copy = work.join(edition).join("generated");
-        let differences = compare(&copy, &expected, |_| false)?;
+        let mut blank_doc_lines = 0;
+        let differences = compare(&copy, &work.join("expected"), |line| {
+            let blank = line.trim() == "///";
+            blank_doc_lines += usize::from(blank);
+            blank
+        })?;
         let files = generated_files(&copy)?.len();
         let short = if differences.is_empty() {
             format!("generated code identical to the original's ({files} files)")
@@ -166,14 +164,14 @@ fn check(protos: &Path, editions: &Path, work: &Path) -> Result<bool> {
                 differences.len()
             )
         };
-        ok &= report(
-            &differences,
-            &format!(
-                "editions {edition}: {short}; the original read by the same protoc, its proto3 \
-                 `optional` fields as the lowering writes their editions twins: {} message \
-                 fields plain, {} files proto2 with {} `optional` scalars",
-                changes.message_fields, changes.proto2_files, changes.scalars
-            ),
+        for difference in &differences {
+            println!("{difference}");
+        }
+        println!(
+            "realworld: editions {edition}: {short}; the original's proto3 `optional` fields as \
+             the lowering writes their editions twins ({} message fields plain, {} files proto2 \
+             with {} `optional` scalars), {blank_doc_lines} blank `///` lines protox drops",
+            changes.message_fields, changes.proto2_files, changes.scalars
         );
         // For roundtrip.py's summary of the edition.
         let result = serde_json::json!({ "identical": differences.is_empty(), "line": short });
@@ -181,31 +179,8 @@ fn check(protos: &Path, editions: &Path, work: &Path) -> Result<bool> {
             work.join(edition).join("generated.json"),
             result.to_string(),
         )?;
+        ok &= differences.is_empty();
     }
-    let protoc_code = work.join("original-protoc");
-    let mut blank_doc_lines = 0;
-    let differences = compare(&protoc_code, Path::new(CRATE_CODE), |line| {
-        let blank = line.trim() == "///";
-        blank_doc_lines += usize::from(blank);
-        blank
-    })?;
-    let files = generated_files(&protoc_code)?.len();
-    ok &= report(
-        &differences,
-        &if differences.is_empty() {
-            format!(
-                "editions: the original read by protoc generates the crate's code ({files} \
-                 files) but for {blank_doc_lines} blank `///` lines protox drops from `/* */` \
-                 comments"
-            )
-        } else {
-            format!(
-                "editions: the original read by protoc generates code that DIFFERS from the \
-                 crate's ({} of {files} files)",
-                differences.len()
-            )
-        },
-    );
     Ok(ok)
 }
 
@@ -246,15 +221,9 @@ fn generate(job: Job) -> Result<()> {
     Ok(())
 }
 
-/// `protoc --include_imports -o out` of `files` (with `--include_source_info`
-/// if `source_info`), by the protoc `Builder` reads editions files with; the
-/// set's bytes.
-fn protoc_set(
-    includes: &[PathBuf],
-    files: &[PathBuf],
-    out: &Path,
-    source_info: bool,
-) -> Result<Vec<u8>> {
+/// `protoc --include_imports -o out` of `files`, by the protoc `Builder`
+/// reads editions files with; the set's bytes.
+fn protoc_set(includes: &[PathBuf], files: &[PathBuf], out: &Path) -> Result<Vec<u8>> {
     let protoc = match std::env::var_os("PROTOC") {
         Some(protoc) => PathBuf::from(protoc),
         None => protoc_bin_vendored::protoc_bin_path()?,
@@ -263,9 +232,6 @@ fn protoc_set(
     command
         .arg("--include_imports")
         .arg(format!("--descriptor_set_out={}", out.display()));
-    if source_info {
-        command.arg("--include_source_info");
-    }
     for dir in includes {
         command.arg(format!("--proto_path={}", dir.display()));
     }
@@ -288,7 +254,7 @@ fn protoc_set(
 /// fetched tree's, newer: `google.protobuf.Api` has an `edition` field
 /// there), so that the well-known types are the original's.
 fn copy_set(includes: &[PathBuf], files: &[PathBuf], out: &Path) -> Result<Vec<u8>> {
-    let copy = RawSet::decode(protoc_set(includes, files, out, false)?.as_slice())?;
+    let copy = RawSet::decode(protoc_set(includes, files, out)?.as_slice())?;
     let crate_set =
         RawSet::decode(fs::read(Path::new(CRATE_CODE).join("descriptors.bin"))?.as_slice())?;
     let name = |raw: &Vec<u8>| FileName::decode(raw.as_slice()).map(|f| f.name.unwrap_or_default());
@@ -540,13 +506,4 @@ fn differing_lines(
         }
     }
     None
-}
-
-/// Prints the differences, then `line`; whether there were none.
-fn report(differences: &[String], line: &str) -> bool {
-    for difference in differences {
-        println!("{difference}");
-    }
-    println!("realworld: {line}");
-    differences.is_empty()
 }
