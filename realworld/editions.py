@@ -708,9 +708,10 @@ def find_root(roots, rel):
     return None
 
 
-def slice_files(slice_path, roots):
-    """The files of a slice.txt list, relative to the roots (entries under
-    none of the roots are skipped)."""
+def slice_files(slice_path, roots, skip_missing=False):
+    """The .proto files of a slice.txt list, include-relative, in slice order.
+    A directory entry stands for every *.proto directly in it. An entry under
+    none of the roots is an error, or skipped with `skip_missing`."""
     files = []
     with open(slice_path, encoding="utf-8") as f:
         for line in f:
@@ -718,8 +719,10 @@ def slice_files(slice_path, roots):
             if not entry:
                 continue
             found = [r for r in roots if os.path.exists(os.path.join(r, entry))]
-            if not found:
+            if not found and skip_missing:
                 continue
+            if not found:
+                raise SystemExit("slice entry %r is under none of %s: run realworld/fetch.sh" % (entry, roots))
             path = os.path.join(found[0], entry)
             if os.path.isdir(path):
                 names = sorted(n for n in os.listdir(path) if n.endswith(".proto"))
@@ -732,7 +735,7 @@ def slice_files(slice_path, roots):
 def file_list(args, src_roots):
     files = list(args.files)
     if args.slice:
-        files += slice_files(args.slice, src_roots)
+        files += slice_files(args.slice, src_roots, skip_missing=True)
     if not files:
         raise SystemExit("editions.py: no FILE and no --slice")
     seen = set()

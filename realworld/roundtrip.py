@@ -60,31 +60,11 @@ URL_PREFIX = "type.googleapis.com/"
 # sets of the differential test, from its script.
 sys.path.insert(0, os.path.join(HERE, "..", "robustness", "diff"))
 from differential import OPTION_SETS, known_differences  # noqa: E402
+from editions import slice_files  # noqa: E402  (realworld/, beside this script)
 
 # ---------------------------------------------------------------------------
 # The slice and the descriptor pool
 # ---------------------------------------------------------------------------
-
-
-def slice_files(slice_path, roots):
-    """The .proto files of the slice, include-relative, in slice order.
-    A directory entry stands for every *.proto directly in it."""
-    files = []
-    with open(slice_path, encoding="utf-8") as f:
-        for line in f:
-            entry = line.split("#", 1)[0].strip()
-            if not entry:
-                continue
-            found = [r for r in roots if os.path.exists(os.path.join(r, entry))]
-            if not found:
-                raise SystemExit("slice entry %r is under none of %s: run realworld/fetch.sh" % (entry, roots))
-            path = os.path.join(found[0], entry)
-            if os.path.isdir(path):
-                names = sorted(n for n in os.listdir(path) if n.endswith(".proto"))
-                files += [entry.rstrip("/") + "/" + n for n in names]
-            else:
-                files.append(entry)
-    return files
 
 
 def load_pool(descriptor_file):
