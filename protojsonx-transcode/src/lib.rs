@@ -1,0 +1,7 @@
+//! HTTP/JSON transcoding for gRPC services, as `google.api.http` rules
+//! declare it: a request such as `GET /v1/shelves/1/books?pageSize=10` is
+//! matched to a method by the rule's path template, its request message is
+//! made from the path's variables, the query parameters and the body, and
+//! the method's answer (or its status) is written as ProtoJSON.
+
+pub mod template;

@@ -1,0 +1,1 @@
+//! Path templates of `google.api.http` rules: parsing and matching.
