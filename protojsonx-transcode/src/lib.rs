@@ -4,4 +4,6 @@
 //! made from the path's variables, the query parameters and the body, and
 //! the method's answer (or its status) is written as ProtoJSON.
 
+pub mod schema;
 pub mod template;
+pub mod types;

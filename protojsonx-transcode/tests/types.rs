@@ -1,0 +1,55 @@
+//! The checked-in `google.api` and `google.rpc` types (`src/types/*.rs`)
+//! are this workspace's generator's output (prost structs and their
+//! ProtoJSON) for the checked-in `.proto` files under `proto/`. This test
+//! regenerates them and fails when a checked-in copy differs; bless a
+//! change on purpose with
+//!
+//! ```text
+//! PROTOJSONX_BLESS=1 cargo test -p protojsonx-transcode --test types
+//! ```
+
+use std::path::Path;
+
+use protoc_gen_rust_protojsonx::Builder;
+
+#[test]
+fn checked_in_types_are_the_generators_output() {
+    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("transcode-types");
+    let _ = std::fs::remove_dir_all(&out);
+    std::fs::create_dir_all(&out).unwrap();
+    let root = crate_dir.join("proto");
+    let protos = [
+        "google/api/http.proto",
+        "google/rpc/code.proto",
+        "google/rpc/status.proto",
+        "google/rpc/error_details.proto",
+    ]
+    .map(|file| root.join(file));
+    Builder::new()
+        .include(&root)
+        .out_dir(&out)
+        .compile(&protos)
+        .unwrap();
+    let types = crate_dir.join("src/types");
+    let mut names: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    for name in &names {
+        let made = std::fs::read_to_string(out.join(name)).unwrap();
+        let path = types.join(name);
+        if std::env::var_os("PROTOJSONX_BLESS").is_some() {
+            std::fs::write(&path, &made).unwrap();
+            continue;
+        }
+        let checked_in = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            checked_in == made,
+            "{} is stale; review and bless with PROTOJSONX_BLESS=1",
+            path.display()
+        );
+    }
+    assert!(!names.is_empty());
+}
