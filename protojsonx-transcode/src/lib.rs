@@ -5,5 +5,6 @@
 //! the method's answer (or its status) is written as ProtoJSON.
 
 pub mod schema;
+pub mod status;
 pub mod template;
 pub mod types;
