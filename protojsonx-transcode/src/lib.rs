@@ -4,6 +4,7 @@
 //! made from the path's variables, the query parameters and the body, and
 //! the method's answer (or its status) is written as ProtoJSON.
 
+pub mod query;
 pub mod rule;
 pub mod schema;
 pub mod status;
