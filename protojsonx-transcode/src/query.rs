@@ -733,6 +733,7 @@ mod tests {
                     field("node", "node", FieldKind::Message(3)),
                     repeated(field("flags", "flags", FieldKind::Bool)),
                     field("book", "book", FieldKind::Message(2)),
+                    repeated(field("page_tokens", "pageTokens", FieldKind::Text)),
                 ],
             ),
             message(
@@ -945,6 +946,11 @@ mod tests {
         assert_eq!(
             build(&[("name", "shelves/1")], "name=x&name.y=z&page_size=2").unwrap(),
             r#"{"name":"shelves/1","pageSize":"2"}"#
+        );
+        // The field is the same whichever name spells it.
+        assert_eq!(
+            build(&[("page_size", "1")], "pageSize=2").unwrap(),
+            r#"{"pageSize":"1"}"#
         );
         assert_eq!(
             build(
@@ -1221,6 +1227,392 @@ mod tests {
                 .unwrap_err()
                 .ends_with(&format!("has more than {MAX_DEPTH} segments"))
         );
+    }
+
+    /// A decoding error with `path` (outermost first), of any message: the
+    /// runtime makes errors only while decoding.
+    fn error_at(path: &[PathSegment]) -> Error {
+        let mut error =
+            protojsonx_runtime::from_slice::<crate::types::rpc::ErrorInfo>(b"x").unwrap_err();
+        for segment in path.iter().rev() {
+            error = match segment {
+                PathSegment::Field(key) => error.in_field(key.as_bytes()),
+                PathSegment::Index(i) => error.in_index(*i),
+                PathSegment::Key(key) => error.in_key(key),
+            };
+        }
+        error
+    }
+
+    #[test]
+    fn describe_names_the_parameter_of_the_value_at_the_errors_path() {
+        let params = Params::build(
+            &schema(),
+            REQUEST,
+            &variables(&[("shelf.name", "s")]),
+            Some("page_tokens=a&pageTokens=b&book.name=x&book.shelf=y&name=n"),
+            &Body::None,
+            UnknownParameters::Reject,
+        )
+        .unwrap();
+        let field = |name: &str| PathSegment::Field(name.into());
+        let describe = |path: &[PathSegment]| {
+            let error = error_at(path);
+            let text = params.describe(&error);
+            let message = error.message();
+            text.strip_suffix(message)
+                .unwrap_or_else(|| panic!("{text}"))
+                .to_owned()
+        };
+        assert_eq!(
+            describe(&[field("name")]),
+            "invalid query parameter `name`: "
+        );
+        assert_eq!(
+            describe(&[field("pageTokens"), PathSegment::Index(0)]),
+            "invalid query parameter `page_tokens`: "
+        );
+        assert_eq!(
+            describe(&[field("pageTokens"), PathSegment::Index(1)]),
+            "invalid query parameter `pageTokens`: "
+        );
+        // A decoder spelling keys as `.proto` names is understood too.
+        assert_eq!(
+            describe(&[field("page_tokens"), PathSegment::Index(1)]),
+            "invalid query parameter `pageTokens`: "
+        );
+        assert_eq!(
+            describe(&[field("shelf"), field("name")]),
+            "invalid path variable `shelf.name`: "
+        );
+        // An object given by one parameter is that parameter's.
+        assert_eq!(
+            describe(&[field("shelf")]),
+            "invalid path variable `shelf.name`: "
+        );
+        // Else the error is about no one parameter: its path is told.
+        let error = error_at(&[]);
+        assert_eq!(
+            params.describe(&error),
+            format!("invalid request parameters: {}", error.message())
+        );
+        let error = error_at(&[field("book")]);
+        assert_eq!(
+            params.describe(&error),
+            format!("invalid request parameters: {} at `book`", error.message())
+        );
+        let error = error_at(&[field("book"), field("pages")]);
+        assert_eq!(
+            params.describe(&error),
+            format!(
+                "invalid request parameters: {} at `book.pages`",
+                error.message()
+            )
+        );
+        let error = error_at(&[field("pageTokens"), PathSegment::Index(2)]);
+        assert_eq!(
+            params.describe(&error),
+            format!(
+                "invalid request parameters: {} at `pageTokens[2]`",
+                error.message()
+            )
+        );
+        assert!(!params.describe(&error).contains("line"));
+    }
+
+    /// The documents decoded by generated messages (the crate's
+    /// checked-in `google.rpc` and `google.api` types), with a schema
+    /// written to match them.
+    mod decoding {
+        use protojsonx_runtime::DecodeOptions;
+
+        use super::*;
+        use crate::types::api::{Http, HttpRule, http_rule::Pattern};
+        use crate::types::rpc::{ErrorInfo, RetryInfo, bad_request, quota_failure};
+
+        const ERROR_INFO: usize = 0;
+        const RETRY_INFO: usize = 1;
+        const VIOLATION: usize = 2;
+        const FIELD_VIOLATION: usize = 3;
+        const HTTP_RULE: usize = 5;
+        const HTTP: usize = 7;
+
+        fn schema() -> Schema {
+            let text = |name, json| field(name, json, FieldKind::Text);
+            Schema::new(vec![
+                message(
+                    "google.rpc.ErrorInfo",
+                    vec![
+                        text("reason", "reason"),
+                        text("domain", "domain"),
+                        map(text("metadata", "metadata")),
+                    ],
+                ),
+                message(
+                    "google.rpc.RetryInfo",
+                    vec![field("retry_delay", "retryDelay", FieldKind::WellKnown)],
+                ),
+                message(
+                    "google.rpc.QuotaFailure.Violation",
+                    vec![
+                        text("subject", "subject"),
+                        text("description", "description"),
+                        text("api_service", "apiService"),
+                        text("quota_metric", "quotaMetric"),
+                        text("quota_id", "quotaId"),
+                        map(text("quota_dimensions", "quotaDimensions")),
+                        field("quota_value", "quotaValue", FieldKind::Int64),
+                        field("future_quota_value", "futureQuotaValue", FieldKind::Int64),
+                    ],
+                ),
+                message(
+                    "google.rpc.BadRequest.FieldViolation",
+                    vec![
+                        text("field", "field"),
+                        text("description", "description"),
+                        text("reason", "reason"),
+                        field(
+                            "localized_message",
+                            "localizedMessage",
+                            FieldKind::Message(4),
+                        ),
+                    ],
+                ),
+                message(
+                    "google.rpc.LocalizedMessage",
+                    vec![text("locale", "locale"), text("message", "message")],
+                ),
+                message(
+                    "google.api.HttpRule",
+                    vec![
+                        text("selector", "selector"),
+                        text("get", "get"),
+                        text("put", "put"),
+                        text("post", "post"),
+                        text("delete", "delete"),
+                        text("patch", "patch"),
+                        text("body", "body"),
+                        field("custom", "custom", FieldKind::Message(6)),
+                        text("response_body", "responseBody"),
+                        repeated(field(
+                            "additional_bindings",
+                            "additionalBindings",
+                            FieldKind::Message(HTTP_RULE),
+                        )),
+                    ],
+                ),
+                message(
+                    "google.api.CustomHttpPattern",
+                    vec![text("kind", "kind"), text("path", "path")],
+                ),
+                message(
+                    "google.api.Http",
+                    vec![
+                        repeated(field("rules", "rules", FieldKind::Message(HTTP_RULE))),
+                        field(
+                            "fully_decode_reserved_expansion",
+                            "fullyDecodeReservedExpansion",
+                            FieldKind::Bool,
+                        ),
+                    ],
+                ),
+            ])
+        }
+
+        fn params(message: usize, vars: &[(&str, &str)], query: &str) -> Params {
+            Params::build(
+                &schema(),
+                message,
+                &variables(vars),
+                Some(query),
+                &Body::None,
+                UnknownParameters::Reject,
+            )
+            .unwrap()
+        }
+
+        /// Merges `params` into `msg`, and describes the error if any.
+        fn merge<M: protojsonx_runtime::ProtoJson>(
+            msg: &mut M,
+            params: &Params,
+        ) -> Result<(), String> {
+            DecodeOptions::new()
+                .merge(msg, params.json())
+                .map_err(|e| params.describe(&e))
+        }
+
+        #[test]
+        fn the_document_merges_after_the_body() {
+            let mut info: ErrorInfo = DecodeOptions::new()
+                .from_str(r#"{"reason":"r","metadata":{"k":"v"}}"#)
+                .unwrap();
+            let params = params(
+                ERROR_INFO,
+                &[("domain", "example.com")],
+                "reason=overridden",
+            );
+            merge(&mut info, &params).unwrap();
+            assert_eq!(info.reason, "overridden");
+            assert_eq!(info.domain, "example.com");
+            assert_eq!(info.metadata.get("k").map(String::as_str), Some("v"));
+        }
+
+        #[test]
+        fn values_of_every_kind_decode() {
+            let mut violation = quota_failure::Violation::default();
+            let params = params(
+                VIOLATION,
+                &[("subject", "projects/1")],
+                "quotaValue=-12&future_quota_value=9007199254740993&api_service=a+b",
+            );
+            merge(&mut violation, &params).unwrap();
+            assert_eq!(violation.subject, "projects/1");
+            assert_eq!(violation.quota_value, -12);
+            assert_eq!(violation.future_quota_value, Some(9_007_199_254_740_993));
+            assert_eq!(violation.api_service, "a b");
+
+            let mut retry = RetryInfo::default();
+            merge(
+                &mut retry,
+                &Params::build(
+                    &schema(),
+                    RETRY_INFO,
+                    &variables(&[("retry_delay", "1.5s")]),
+                    None,
+                    &Body::None,
+                    UnknownParameters::Reject,
+                )
+                .unwrap(),
+            )
+            .unwrap();
+            let delay = retry.retry_delay.unwrap();
+            assert_eq!((delay.seconds, delay.nanos), (1, 500_000_000));
+
+            let mut http = Http::default();
+            merge(
+                &mut http,
+                &params_of(HTTP, "fullyDecodeReservedExpansion=true"),
+            )
+            .unwrap();
+            assert!(http.fully_decode_reserved_expansion);
+
+            let mut violation = bad_request::FieldViolation::default();
+            merge(
+                &mut violation,
+                &params_of(
+                    FIELD_VIOLATION,
+                    "localized_message.locale=fr&localizedMessage.message=%C3%A9t%C3%A9&field=x",
+                ),
+            )
+            .unwrap();
+            let localized = violation.localized_message.unwrap();
+            assert_eq!(
+                (localized.locale.as_str(), localized.message.as_str()),
+                ("fr", "été")
+            );
+            assert_eq!(violation.field, "x");
+        }
+
+        fn params_of(message: usize, query: &str) -> Params {
+            params(message, &[], query)
+        }
+
+        #[test]
+        fn a_bad_value_is_described_by_the_name_the_client_wrote() {
+            let mut violation = quota_failure::Violation::default();
+            let error = merge(
+                &mut violation,
+                &params_of(VIOLATION, "subject=s&quota_value=abc"),
+            )
+            .unwrap_err();
+            assert_eq!(
+                error,
+                "invalid query parameter `quota_value`: invalid value for int64: invalid number"
+            );
+            assert!(!error.contains("line"), "{error}");
+            let error = merge(&mut violation, &params_of(VIOLATION, "quotaValue=1.5")).unwrap_err();
+            assert_eq!(
+                error,
+                "invalid query parameter `quotaValue`: invalid value for int64: number has a fractional part"
+            );
+
+            let mut retry = RetryInfo::default();
+            let error = merge(
+                &mut retry,
+                &params(RETRY_INFO, &[("retry_delay", "soon")], ""),
+            )
+            .unwrap_err();
+            assert_eq!(
+                error,
+                "invalid path variable `retry_delay`: invalid value for google.protobuf.Duration: expected seconds with the suffix 's', like \"1.5s\" or \"-0.001s\""
+            );
+
+            let mut http = Http::default();
+            let error = merge(
+                &mut http,
+                &params_of(HTTP, "fully_decode_reserved_expansion=yes"),
+            )
+            .unwrap_err();
+            assert_eq!(
+                error,
+                "invalid query parameter `fully_decode_reserved_expansion`: expected bool, found string"
+            );
+
+            let mut violation = bad_request::FieldViolation::default();
+            let error = merge(
+                &mut violation,
+                &params_of(FIELD_VIOLATION, "field=f&localizedMessage.locale=%FF%00"),
+            );
+            // A string with a replacement character and NUL is a valid string.
+            assert_eq!(error, Ok(()));
+            assert_eq!(violation.localized_message.unwrap().locale, "\u{fffd}\0");
+        }
+
+        #[test]
+        fn a_conflict_between_parameters_is_described() {
+            let mut rule = HttpRule::default();
+            let params = params_of(HTTP_RULE, "get=/a&put=/b");
+            let error = merge(&mut rule, &params).unwrap_err();
+            assert_eq!(
+                error,
+                "invalid query parameter `put`: more than one field of oneof `pattern` is set"
+            );
+
+            let mut rule = HttpRule::default();
+            merge(
+                &mut rule,
+                &params_of(HTTP_RULE, "custom.kind=HEAD&custom.path=/x&selector=a.B"),
+            )
+            .unwrap();
+            let Some(Pattern::Custom(custom)) = rule.pattern else {
+                panic!("{rule:?}");
+            };
+            assert_eq!((custom.kind.as_str(), custom.path.as_str()), ("HEAD", "/x"));
+        }
+
+        #[test]
+        fn maps_and_lists_of_messages_of_generated_types_are_refused() {
+            let refused = |message, query: &str| {
+                Params::build(
+                    &schema(),
+                    message,
+                    &[],
+                    Some(query),
+                    &Body::None,
+                    UnknownParameters::Reject,
+                )
+                .unwrap_err()
+                .to_string()
+            };
+            assert_eq!(
+                refused(ERROR_INFO, "metadata.k=v"),
+                "query parameter `metadata.k` goes through the map field `metadata`, which parameters cannot set"
+            );
+            assert_eq!(
+                refused(HTTP_RULE, "additionalBindings.get=/x"),
+                "query parameter `additionalBindings.get` goes through the repeated field `additionalBindings`, whose elements' fields parameters cannot set"
+            );
+        }
     }
 
     mod properties {
