@@ -143,3 +143,18 @@ impl SchemaField {
         }
     }
 }
+
+/// The kind of a well-known message whose JSON is not an object of its
+/// fields and can be written from one query parameter: `Timestamp`,
+/// `Duration`, `FieldMask`, the wrappers (`BoolValue` a [`FieldKind::Bool`])
+/// and `Value`. `None` for every other message.
+pub fn well_known(full_name: &str) -> Option<FieldKind> {
+    let name = full_name.strip_prefix("google.protobuf.")?;
+    match name {
+        "BoolValue" => Some(FieldKind::Bool),
+        "Timestamp" | "Duration" | "FieldMask" | "DoubleValue" | "FloatValue" | "Int64Value"
+        | "UInt64Value" | "Int32Value" | "UInt32Value" | "StringValue" | "BytesValue"
+        | "Value" => Some(FieldKind::WellKnown),
+        _ => None,
+    }
+}
