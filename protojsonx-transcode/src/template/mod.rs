@@ -1,1 +1,66 @@
 //! Path templates of `google.api.http` rules: parsing and matching.
+//!
+//! # Grammar
+//!
+//! ```text
+//! Template  = "/" | "/" Segments [ Verb ] ;
+//! Segments  = Segment { "/" Segment } ;
+//! Segment   = "*" | "**" | LITERAL | Variable ;
+//! Variable  = "{" FieldPath [ "=" Segments ] "}" ;
+//! FieldPath = IDENT { "." IDENT } ;
+//! Verb      = ":" LITERAL ;
+//! ```
+//!
+//! `{name}` means `{name=*}`. `**` may only be the last segment (a verb may
+//! follow it), variables do not nest, and a field path is bound at most once.
+//! An IDENT is a protobuf field name (a letter or `_`, then letters, digits
+//! or `_`); a LITERAL is one or more of RFC 3986's path characters but `:`,
+//! `*` and `/`, percent-escapes (`%2F`) included. The root template `/`
+//! matches the empty path, as in Envoy's transcoder.
+//!
+//! # Matching
+//!
+//! A request path (without its query string, still percent-encoded) is
+//! split as Envoy's `grpc-httpjson-transcoding` splits it. If the text after
+//! the last `:` of the last segment is the verb of some registered template,
+//! it is the request's verb and is cut off; otherwise the `:` stays part of
+//! the segment (so `/v1/a:b` binds `a:b` to `/v1/{name}` unless some template
+//! has the verb `b`). Trailing slashes are then dropped (`/v1/shelves/` is
+//! `/v1/shelves`), while empty segments inside the path are kept and match
+//! `*` (`/v1//books` has an empty second segment). A path that does not start
+//! with `/` matches nothing.
+//!
+//! The most specific template wins, segment by segment from the left: a
+//! literal beats `*`, which beats `**`. When the more specific branch fails
+//! further on, the next one is tried, so `/v1/shelves/{shelf}/books` and
+//! `/v1/{name=**}` both stay reachable. `**` matches zero or more segments.
+//! A template matches only requests with its verb and its HTTP method (the
+//! method `*` stands for any method, and an exact method is preferred to it
+//! on the same template shape). When templates match the path but none with
+//! the request's method, the lookup answers "method not allowed" with the
+//! methods that would match, for an `Allow` header.
+//!
+//! Lookups take time linear in the path for a given set of templates: the
+//! verb is cut off once, each node of the template trie is visited at most
+//! once, a `**` takes the rest of the path in one step, and the recursion is
+//! no deeper than the longest template.
+//!
+//! # Decoding
+//!
+//! Literals are compared with the raw request segment, byte for byte:
+//! `%73helves` is not `shelves`. A variable's value is percent-decoded: fully
+//! when it covers a single segment (`%2F` becomes `/`); when it covers
+//! several segments or ends with `**` (`{name=shelves/*}`, `{path=**}`),
+//! everything is decoded but the RFC 6570 reserved characters
+//! (`!#$&'()*+,/:;=?@[]`), whose escapes stay as they are, so that `%2F` is
+//! not mistaken for a segment separator. A `%` that does not start a
+//! two-hex-digit escape (`%zz`, a final `%2`) is kept as it is, and `+` is
+//! not a space. Values are bytes: an escape may decode to bytes that are not
+//! UTF-8, which a caller setting a string field rejects.
+
+mod parse;
+
+pub use parse::{PathTemplate, Segment, TemplateError, Variable};
+
+#[cfg(test)]
+mod parse_tests;
