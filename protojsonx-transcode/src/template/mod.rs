@@ -58,9 +58,14 @@
 //! not a space. Values are bytes: an escape may decode to bytes that are not
 //! UTF-8, which a caller setting a string field rejects.
 
+mod decode;
+mod matcher;
 mod parse;
 
+pub use matcher::{Binding, InsertError, Lookup, PathMatcher};
 pub use parse::{PathTemplate, Segment, TemplateError, Variable};
 
+#[cfg(test)]
+mod matcher_tests;
 #[cfg(test)]
 mod parse_tests;
