@@ -69,3 +69,5 @@ pub use parse::{PathTemplate, Segment, TemplateError, Variable};
 mod matcher_tests;
 #[cfg(test)]
 mod parse_tests;
+#[cfg(test)]
+mod proptests;
