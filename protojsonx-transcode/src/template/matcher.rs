@@ -14,6 +14,26 @@ use super::parse::{PathTemplate, Segment, Variable};
 ///
 /// It is built once with [`insert`](Self::insert) and then only read, so
 /// it can be shared between threads for the lookups.
+///
+/// ```
+/// use protojsonx_transcode::template::{Lookup, PathMatcher, PathTemplate};
+///
+/// let mut routes = PathMatcher::new();
+/// let get_book = PathTemplate::parse("/v1/{name=shelves/*/books/*}")?;
+/// routes.insert("GET", get_book, "GetBook")?;
+/// let Lookup::Found { value, bindings } = routes.lookup("GET", "/v1/shelves/1/books/a%20b")
+/// else {
+///     unreachable!()
+/// };
+/// assert_eq!(*value, "GetBook");
+/// assert_eq!(bindings[0].field_path, ["name"]);
+/// assert_eq!(bindings[0].value_str(), Ok("shelves/1/books/a b"));
+/// assert_eq!(
+///     routes.lookup("DELETE", "/v1/shelves/1/books/2"),
+///     Lookup::MethodNotAllowed { allowed: vec!["GET"] }
+/// );
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct PathMatcher<T> {
     root: Node,
     routes: Vec<Route<T>>,
@@ -117,6 +137,15 @@ impl fmt::Display for InsertError {
 
 impl std::error::Error for InsertError {}
 
+impl<T> fmt::Debug for PathMatcher<T> {
+    /// Lists the routes as `METHOD /template`, in insertion order.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let routes = self.routes.iter();
+        let routes = routes.map(|route| format!("{} {}", route.method, route.template));
+        f.debug_list().entries(routes).finish()
+    }
+}
+
 impl<T> Default for PathMatcher<T> {
     fn default() -> Self {
         PathMatcher {
@@ -191,14 +220,13 @@ impl<T> PathMatcher<T> {
     /// The most specific route for the method, exact methods before `*`.
     fn find(&self, method: &str, request: &Request<'_>) -> Option<&Route<T>> {
         let mut pick = |list: &[usize]| {
-            let candidates = || {
-                list.iter()
-                    .map(|&i| &self.routes[i])
-                    .filter(|route| route.template.verb() == request.verb)
-            };
-            let route = candidates()
+            let route = self
+                .with_verb(list, request.verb)
                 .find(|route| route.method == method)
-                .or_else(|| candidates().find(|route| route.method == "*"));
+                .or_else(|| {
+                    let mut any = self.with_verb(list, request.verb);
+                    any.find(|route| route.method == "*")
+                });
             match route {
                 Some(route) => ControlFlow::Break(route),
                 None => ControlFlow::Continue(()),
@@ -211,12 +239,8 @@ impl<T> PathMatcher<T> {
     fn not_allowed(&self, request: &Request<'_>) -> Lookup<'_, T> {
         let mut allowed = Vec::new();
         let mut collect = |list: &[usize]| {
-            let routes = list.iter().map(|&i| &self.routes[i]);
-            allowed.extend(
-                routes
-                    .filter(|route| route.template.verb() == request.verb)
-                    .map(|route| route.method.as_str()),
-            );
+            let routes = self.with_verb(list, request.verb);
+            allowed.extend(routes.map(|route| route.method.as_str()));
             ControlFlow::<Infallible>::Continue(())
         };
         let ControlFlow::Continue(()) = self.root.visit(request.segments(), &mut collect);
@@ -226,6 +250,16 @@ impl<T> PathMatcher<T> {
         allowed.sort_unstable();
         allowed.dedup();
         Lookup::MethodNotAllowed { allowed }
+    }
+
+    /// The routes of `list` whose template has the request's verb.
+    fn with_verb<'a: 'l, 'l>(
+        &'a self,
+        list: &'l [usize],
+        verb: Option<&'l str>,
+    ) -> impl Iterator<Item = &'a Route<T>> + 'l {
+        let routes = list.iter().map(|&i| &self.routes[i]);
+        routes.filter(move |route| route.template.verb() == verb)
     }
 }
 

@@ -279,6 +279,25 @@ fn any_method() {
     assert_eq!(found(&m, "POST", "/v1/a"), Some("* /v1/{name}"));
     assert_eq!(found(&m, "HEAD", "/v1/a"), Some("HEAD /v1/a"));
     assert_eq!(found(&m, "OPTIONS", "/v1/b"), Some("* /v1/{name}"));
+
+    // Precedence goes by segments first: a literal for any method beats a
+    // wildcard for the exact one.
+    let m = matcher(&[("GET", "/v1/{name}"), ("*", "/v1/a")]);
+    assert_eq!(found(&m, "GET", "/v1/a"), Some("* /v1/a"));
+    assert_eq!(found(&m, "GET", "/v1/b"), Some("GET /v1/{name}"));
+    assert_eq!(found(&m, "PUT", "/v1/a"), Some("* /v1/a"));
+    assert_eq!(
+        m.lookup("PUT", "/v1/b"),
+        Lookup::MethodNotAllowed {
+            allowed: vec!["GET"]
+        }
+    );
+}
+
+#[test]
+fn debug_lists_the_routes() {
+    let m = matcher(&[("GET", "/v1/{name=*}"), ("*", "/")]);
+    assert_eq!(format!("{m:?}"), r#"["GET /v1/{name}", "* /"]"#);
 }
 
 #[test]

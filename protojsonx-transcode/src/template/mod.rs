@@ -34,11 +34,13 @@
 //! literal beats `*`, which beats `**`. When the more specific branch fails
 //! further on, the next one is tried, so `/v1/shelves/{shelf}/books` and
 //! `/v1/{name=**}` both stay reachable. `**` matches zero or more segments.
-//! A template matches only requests with its verb and its HTTP method (the
-//! method `*` stands for any method, and an exact method is preferred to it
-//! on the same template shape). When templates match the path but none with
-//! the request's method, the lookup answers "method not allowed" with the
-//! methods that would match, for an `Allow` header.
+//! A template matches only requests with its verb and its HTTP method. The
+//! method `*` stands for any method; on templates of the same shape an exact
+//! method is preferred to it, but a more specific template for `*` beats a
+//! less specific one for the exact method, since precedence is by segments
+//! first. When templates match the path but none with the request's method,
+//! the lookup answers "method not allowed" with the methods that would
+//! match, for an `Allow` header.
 //!
 //! Lookups take time linear in the path for a given set of templates: the
 //! verb is cut off once, each node of the template trie is visited at most
@@ -57,6 +59,16 @@
 //! two-hex-digit escape (`%zz`, a final `%2`) is kept as it is, and `+` is
 //! not a space. Values are bytes: an escape may decode to bytes that are not
 //! UTF-8, which a caller setting a string field rejects.
+//!
+//! # Differences from Envoy
+//!
+//! Envoy accepts literals after `**` (`/a/**/b`) and identifiers of any
+//! characters; here, as in `google/api/http.proto`, `**` ends the segments
+//! and field names are protobuf identifiers. Envoy answers a path that only
+//! other methods match as not found, and lets a duplicate template silently
+//! replace or shadow the first; here the first is a 405 with the allowed
+//! methods and the second is refused. Envoy strips a query string from the
+//! path it is given; here the caller passes the path without it.
 
 mod decode;
 mod matcher;
