@@ -4,7 +4,12 @@
 //! made from the path's variables, the query parameters and the body, and
 //! the method's answer (or its status) is written as ProtoJSON.
 
+pub mod answer;
+#[cfg(feature = "gateway")]
+pub mod gateway;
+pub mod method;
 pub mod query;
+pub mod router;
 pub mod rule;
 pub mod schema;
 pub mod status;

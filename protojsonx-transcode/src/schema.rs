@@ -153,8 +153,9 @@ pub fn well_known(full_name: &str) -> Option<FieldKind> {
     match name {
         "BoolValue" => Some(FieldKind::Bool),
         "Timestamp" | "Duration" | "FieldMask" | "DoubleValue" | "FloatValue" | "Int64Value"
-        | "UInt64Value" | "Int32Value" | "UInt32Value" | "StringValue" | "BytesValue"
-        | "Value" => Some(FieldKind::WellKnown),
+        | "UInt64Value" | "Int32Value" | "UInt32Value" | "StringValue" | "BytesValue" | "Value" => {
+            Some(FieldKind::WellKnown)
+        }
         _ => None,
     }
 }
