@@ -76,7 +76,7 @@ pub fn router(pool: &Pool, channel: Channel, options: Options) -> Result<Router,
         .iter()
         .flat_map(|(method, _)| [method.input(), method.output()]);
     let schema = schema(roots);
-    let mut builder = RouterBuilder::new(schema, status_json(pool));
+    let mut builder = RouterBuilder::new(schema, status_json(pool)?);
     builder.options(options);
     for (method, rule) in &methods {
         let name = format!("/{}/{}", method.parent_service().full_name(), method.name());
@@ -123,18 +123,44 @@ fn streaming(method: &MethodDescriptor) -> Streaming {
     }
 }
 
-/// Statuses written through the pool's `google.rpc.Status`, so that the
-/// details' `Any`s resolve to the pool's types; through the generated
-/// `Status` and the runtime's registry when the pool has none.
-fn status_json(pool: &Pool) -> StatusJson {
-    match pool.message("google.rpc.Status") {
-        Some(status_type) => Arc::new(move |status: &rpc::Status, options: &EncodeOptions| {
+/// The descriptors of `google/rpc/status.proto` and `google/protobuf/any.proto`.
+const STATUS_DESCRIPTORS: &[u8] = include_bytes!("../proto/status.binpb");
+
+/// Statuses written through `google.rpc.Status` in the pool, so that the
+/// details' `Any`s resolve to the upstream's types (the status's files are
+/// added to a copy of the pool that lacks them).
+fn status_json(pool: &Pool) -> Result<StatusJson, GatewayError> {
+    let status_type = match pool.message("google.rpc.Status") {
+        Some(found) => found,
+        None => with_status(pool)?
+            .message("google.rpc.Status")
+            .expect("status.binpb defines google.rpc.Status"),
+    };
+    Ok(Arc::new(
+        move |status: &rpc::Status, options: &EncodeOptions| {
             status_type
                 .binary_to_json(&status.encode_to_vec(), options)
                 .unwrap_or_else(|_| crate::answer::status_without_details(status, options))
-        }),
-        None => Arc::new(crate::answer::generated_status_json),
-    }
+        },
+    ))
+}
+
+/// `pool` with the files of [`STATUS_DESCRIPTORS`] it does not have.
+fn with_status(pool: &Pool) -> Result<Pool, GatewayError> {
+    let mut descriptors = pool.descriptors().clone();
+    let set = prost_types::FileDescriptorSet::decode(STATUS_DESCRIPTORS)
+        .expect("status.binpb is a descriptor set");
+    let missing: Vec<_> = set
+        .file
+        .into_iter()
+        .filter(|file| descriptors.get_file_by_name(file.name()).is_none())
+        .collect();
+    descriptors
+        .add_file_descriptor_protos(missing)
+        .map_err(|e| GatewayError {
+            message: format!("adding google/rpc/status.proto to the descriptors: {e}"),
+        })?;
+    Ok(Pool::from_descriptor_pool(descriptors))
 }
 
 /// One method of the upstream server.

@@ -58,3 +58,27 @@ fn checked_in_types_are_the_generators_output() {
     }
     assert!(!names.is_empty());
 }
+
+/// `proto/status.binpb`, the descriptors of `google/rpc/status.proto` and
+/// its import `google/protobuf/any.proto` that the gateway adds to pools
+/// without them, is protox's encoding of the checked-in file.
+#[test]
+fn checked_in_status_descriptors_are_fresh() {
+    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let made = protox::Compiler::new([crate_dir.join("proto")])
+        .unwrap()
+        .include_imports(true)
+        .open_file("google/rpc/status.proto")
+        .unwrap()
+        .encode_file_descriptor_set();
+    let path = crate_dir.join("proto/status.binpb");
+    if std::env::var_os("PROTOJSONX_BLESS").is_some() {
+        std::fs::write(&path, &made).unwrap();
+        return;
+    }
+    assert!(
+        std::fs::read(&path).unwrap_or_default() == made,
+        "{} is stale; review and bless with PROTOJSONX_BLESS=1",
+        path.display()
+    );
+}
