@@ -33,6 +33,7 @@ use std::fmt;
 
 pub mod features;
 mod lower;
+pub mod options;
 pub mod types;
 
 pub use lower::{lower, lower_encoded, lower_file};
