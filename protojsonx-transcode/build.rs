@@ -2,8 +2,9 @@
 //! test` only: the `__test-service` feature, turned on by this crate's
 //! dev-dependency on itself, so users of the library build no protos and
 //! need none of the generators. Writes the structs, the tonic server and
-//! client (binary protobuf: the gateway's upstream), their ProtoJSON, and
-//! the descriptor set with its imports (what the gateway is given).
+//! client (binary protobuf: the gateway's upstream), their ProtoJSON with
+//! the generated HTTP routes, and the descriptor set with its imports (what
+//! the gateway is given).
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     #[cfg(feature = "__test-service")]
@@ -14,7 +15,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 #[cfg(feature = "__test-service")]
 fn test_service() -> Result<(), Box<dyn std::error::Error>> {
     let out_dir = std::path::PathBuf::from(std::env::var("OUT_DIR")?);
-    let (fds, to_generate) = protoc_gen_rust_protojsonx::Builder::new()
+    let (fds, _) = protoc_gen_rust_protojsonx::Builder::new()
         .include("tests/proto")
         .include("proto")
         .file_descriptor_set(&["tests/proto/shop/v1/shop.proto"])?;
@@ -29,10 +30,13 @@ fn test_service() -> Result<(), Box<dyn std::error::Error>> {
         .extern_path(".google.api", "::protojsonx_transcode::types::api")
         .compile_fds(fds.clone())?;
     protoc_gen_rust_protojsonx::Builder::new()
+        .include("tests/proto")
+        .include("proto")
         .configure(|c| {
             c.json_only()
+                .http_routes()
                 .extern_path(".google.api", "::protojsonx_transcode::types::api");
         })
-        .compile_fds(fds, &to_generate)?;
+        .compile(&["tests/proto/shop/v1/shop.proto"])?;
     Ok(())
 }

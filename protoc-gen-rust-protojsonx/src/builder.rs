@@ -23,6 +23,7 @@ use std::path::{Path, PathBuf};
 use prost_types::{FileDescriptorProto, FileDescriptorSet};
 
 use crate::config::Config;
+use crate::routes::HttpRules;
 
 /// Compiles `.proto` files from build.rs into `<package>.rs` files in `OUT_DIR`.
 ///
@@ -170,8 +171,8 @@ impl Builder {
 
     /// Parses `protos` (and what they import) and generates code for them.
     pub fn compile(&self, protos: &[impl AsRef<Path>]) -> io::Result<()> {
-        let (set, to_generate) = self.file_descriptor_set(protos)?;
-        self.write(&set.file, &to_generate)
+        let parsed = self.parse(protos)?;
+        self.write(&parsed.set.file, &parsed.names, &parsed.rules)
     }
 
     /// Parses `protos` the way [`compile`](Self::compile) does, for build
@@ -188,6 +189,11 @@ impl Builder {
         &self,
         protos: &[impl AsRef<Path>],
     ) -> io::Result<(FileDescriptorSet, Vec<String>)> {
+        let parsed = self.parse(protos)?;
+        Ok((parsed.set, parsed.names))
+    }
+
+    fn parse(&self, protos: &[impl AsRef<Path>]) -> io::Result<crate::parse::Parsed> {
         let paths: Vec<&Path> = protos.iter().map(AsRef::as_ref).collect();
         let protoc = self
             .protoc
@@ -213,10 +219,15 @@ impl Builder {
     /// compiled descriptor set holding them and their imports (for example
     /// from `protoc --include_imports --descriptor_set_out`).
     pub fn compile_fds(&self, set: FileDescriptorSet, to_generate: &[String]) -> io::Result<()> {
-        self.write(&set.file, to_generate)
+        self.write(&set.file, to_generate, &HttpRules::new())
     }
 
-    fn write(&self, files: &[FileDescriptorProto], to_generate: &[String]) -> io::Result<()> {
+    fn write(
+        &self,
+        files: &[FileDescriptorProto],
+        to_generate: &[String],
+        rules: &HttpRules,
+    ) -> io::Result<()> {
         let out_dir = match &self.out_dir {
             Some(dir) => dir.clone(),
             None => std::env::var_os("OUT_DIR")
@@ -225,8 +236,8 @@ impl Builder {
                     io::Error::other("OUT_DIR is not set: call from build.rs or set out_dir")
                 })?,
         };
-        let generated =
-            crate::generate(&self.config, files, to_generate).map_err(io::Error::other)?;
+        let generated = crate::generate_with_rules(&self.config, files, to_generate, rules)
+            .map_err(io::Error::other)?;
         for file in generated {
             std::fs::write(out_dir.join(&file.name), file.content)?;
         }

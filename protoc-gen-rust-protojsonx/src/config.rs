@@ -33,6 +33,7 @@ pub struct Config {
     pub(crate) enable_type_names: bool,
     pub(crate) json_only: bool,
     pub(crate) serde: bool,
+    pub(crate) http_routes: bool,
     pub(crate) include_file: Option<String>,
     pub(crate) prost_changes: ProstChanges,
 }
@@ -199,6 +200,21 @@ impl Config {
         self
     }
 
+    /// Also writes, for every service with `google.api.http` rules, a
+    /// function that serves them over HTTP/JSON by calling tonic's server
+    /// trait in process: `shop_routes(service, options)` for a service
+    /// `Shop`, a `protojsonx_transcode::router::Router`. The code names
+    /// tonic's trait as `shop_server::Shop` from the package's module: use
+    /// it with [`json_only`](Self::json_only) beside tonic-prost-build's
+    /// output. The rules are read from the encoded descriptors (prost
+    /// structs drop custom options): [`Builder::compile`](crate::Builder::compile)
+    /// and the plugin have them; [`generate`](crate::generate) does not.
+    /// Needs the `protojsonx-transcode` crate.
+    pub fn http_routes(&mut self) -> &mut Self {
+        self.http_routes = true;
+        self
+    }
+
     /// Also writes `name` (like `mod.rs`), a module tree for all generated
     /// packages, as prost-build's `include_file`: nested `pub mod`s by
     /// package, each `include!`ing its package's files (named relative to
@@ -298,13 +314,14 @@ impl Config {
             "enable_type_names" => drop(self.enable_type_names()),
             "json_only" => drop(self.json_only()),
             "serde" => drop(self.serde()),
+            "http_routes" => drop(self.http_routes()),
             "include_file" => drop(self.include_file(need()?)),
             "" => {}
             _ => {
                 return Err(format!(
                     "unknown parameter `{key}`; known: extern_path, btree_map, bytes, boxed, \
                      compile_well_known_types, current_descriptor_types, retain_enum_prefix, \
-                     enable_type_names, json_only, serde, include_file"
+                     enable_type_names, json_only, serde, http_routes, include_file"
                 ));
             }
         }

@@ -25,6 +25,7 @@ pub mod ident;
 pub mod model;
 mod parse;
 mod plugin;
+mod routes;
 
 use prost_build::Module;
 use prost_types::FileDescriptorProto;
@@ -33,7 +34,7 @@ pub use builder::Builder;
 #[doc(hidden)]
 pub use config::CURRENT_DESCRIPTOR_TYPES;
 pub use config::Config;
-pub use plugin::execute;
+pub use plugin::{execute, execute_encoded};
 
 /// One generated Rust source file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -87,6 +88,17 @@ pub fn generate(
     files: &[FileDescriptorProto],
     to_generate: &[String],
 ) -> Result<Vec<GeneratedFile>, String> {
+    generate_with_rules(config, files, to_generate, &routes::HttpRules::new())
+}
+
+/// [`generate`], with the methods' encoded `google.api.http` rules that the
+/// descriptors (prost structs) could not carry, for [`Config::http_routes`].
+fn generate_with_rules(
+    config: &Config,
+    files: &[FileDescriptorProto],
+    to_generate: &[String],
+    rules: &routes::HttpRules,
+) -> Result<Vec<GeneratedFile>, String> {
     let wanted = |f: &FileDescriptorProto| {
         to_generate.iter().any(|name| name == f.name())
             || (config.compile_well_known_types && f.package() == "google.protobuf")
@@ -107,7 +119,7 @@ pub fn generate(
         .cloned()
         .collect();
     let models = model::packages(&selected, config);
-    let json_code: Vec<(Module, String)> = models
+    let mut json_code: Vec<(Module, String)> = models
         .iter()
         .map(|package| {
             (
@@ -116,6 +128,9 @@ pub fn generate(
             )
         })
         .collect();
+    if config.http_routes {
+        add_routes(&mut json_code, files, to_generate, rules)?;
+    }
     let mut out = if config.json_only {
         json_code
             .into_iter()
@@ -281,6 +296,28 @@ pub fn prost_types_json(
 }
 
 /// The serde impls of a package's messages when [`Config::serde`] is on.
+/// Appends the routes of each package's services with HTTP rules to its
+/// JSON code.
+fn add_routes(
+    json_code: &mut Vec<(Module, String)>,
+    files: &[FileDescriptorProto],
+    to_generate: &[String],
+    rules: &routes::HttpRules,
+) -> Result<(), String> {
+    for (package, services) in routes::services(files, to_generate, rules)? {
+        let module = Module::from_protobuf_package_name(&package);
+        let code = emit::routes::package(&services);
+        match json_code.iter_mut().find(|(m, _)| *m == module) {
+            Some((_, json)) => {
+                json.push('\n');
+                json.push_str(&code);
+            }
+            None => json_code.push((module, code)),
+        }
+    }
+    Ok(())
+}
+
 fn serde_code(config: &Config, package: &model::Package) -> String {
     if config.serde {
         emit::serde::package(package)

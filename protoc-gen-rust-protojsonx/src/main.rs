@@ -5,7 +5,6 @@ use std::io::{Read, Write};
 use std::process::ExitCode;
 
 use prost::Message;
-use protojsonx_descriptor::types::compiler::CodeGeneratorRequest;
 
 fn main() -> ExitCode {
     let mut input = Vec::new();
@@ -13,8 +12,8 @@ fn main() -> ExitCode {
         eprintln!("protoc-gen-rust-protojsonx: cannot read the request: {e}");
         return ExitCode::FAILURE;
     }
-    let request = match CodeGeneratorRequest::decode(input.as_slice()) {
-        Ok(request) => request,
+    let response = match protoc_gen_rust_protojsonx::execute_encoded(&input) {
+        Ok(response) => response,
         Err(e) => {
             eprintln!(
                 "protoc-gen-rust-protojsonx: stdin is not a CodeGeneratorRequest (run me from protoc or buf): {e}"
@@ -22,7 +21,6 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let response = protoc_gen_rust_protojsonx::execute(request);
     if let Err(e) = std::io::stdout().write_all(&response.encode_to_vec()) {
         eprintln!("protoc-gen-rust-protojsonx: cannot write the response: {e}");
         return ExitCode::FAILURE;

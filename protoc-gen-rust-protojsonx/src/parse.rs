@@ -19,19 +19,30 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use crate::routes::{HTTP_EXTENSION, HttpRules};
 use miette::Diagnostic;
 use prost::Message;
 use prost_types::FileDescriptorSet;
 use protox::file::{ChainFileResolver, FileResolver, GoogleFileResolver, IncludeFileResolver};
 
-/// The descriptors of `protos` and of everything they import, and the names
-/// of `protos` as the descriptors spell them (relative to their include
-/// directory): read by `protoc` if given, else by protox.
+/// What parsing gives the generator.
+pub(crate) struct Parsed {
+    /// The descriptors of the files and of everything they import.
+    pub set: FileDescriptorSet,
+    /// The names of the files parsed, as the descriptors spell them
+    /// (relative to their include directory).
+    pub names: Vec<String>,
+    /// The methods' `google.api.http` rules, which `set` cannot carry.
+    pub rules: HttpRules,
+}
+
+/// The descriptors of `protos` and of everything they import: read by
+/// `protoc` if given, else by protox.
 pub(crate) fn descriptors(
     protoc: Option<&Path>,
     includes: &[PathBuf],
     protos: &[&Path],
-) -> io::Result<(FileDescriptorSet, Vec<String>)> {
+) -> io::Result<Parsed> {
     match protoc {
         Some(protoc) => with_protoc(protoc, includes, protos),
         None => with_protox(includes, protos),
@@ -56,10 +67,7 @@ fn editions_protoc(file: &str) -> io::Result<PathBuf> {
     )))
 }
 
-fn with_protox(
-    includes: &[PathBuf],
-    protos: &[&Path],
-) -> io::Result<(FileDescriptorSet, Vec<String>)> {
+fn with_protox(includes: &[PathBuf], protos: &[&Path]) -> io::Result<Parsed> {
     let mut resolver = ChainFileResolver::new();
     resolver.add(GoogleFileResolver::new());
     for dir in includes {
@@ -77,7 +85,11 @@ fn with_protox(
         .filter(|f| !f.is_import())
         .map(|f| f.name().to_string())
         .collect();
-    Ok((compiler.file_descriptor_set(), names))
+    Ok(Parsed {
+        rules: http_rules(&compiler.encode_file_descriptor_set())?,
+        set: compiler.file_descriptor_set(),
+        names,
+    })
 }
 
 /// The descriptors of `files` (and their imports), every one of them read
@@ -106,11 +118,7 @@ fn open(
     Ok(compiler)
 }
 
-fn with_protoc(
-    protoc: &Path,
-    includes: &[PathBuf],
-    protos: &[&Path],
-) -> io::Result<(FileDescriptorSet, Vec<String>)> {
+fn with_protoc(protoc: &Path, includes: &[PathBuf], protos: &[&Path]) -> io::Result<Parsed> {
     let out = std::env::temp_dir().join(format!(
         "protojsonx-{}-{:?}.fds",
         std::process::id(),
@@ -136,13 +144,23 @@ fn with_protoc(
     }
     let bytes = std::fs::read(&out);
     let _ = std::fs::remove_file(&out);
-    let lowered = protojsonx_descriptor::lower_encoded(&bytes?).map_err(io::Error::other)?;
+    let bytes = bytes?;
+    let lowered = protojsonx_descriptor::lower_encoded(&bytes).map_err(io::Error::other)?;
     let set = FileDescriptorSet::decode(lowered.as_slice())?;
     let names = protos
         .iter()
         .map(|p| name_under(includes, p))
         .collect::<io::Result<_>>()?;
-    Ok((set, names))
+    Ok(Parsed {
+        set,
+        names,
+        rules: http_rules(&bytes)?,
+    })
+}
+
+/// The methods' `google.api.http` rules in an encoded descriptor set.
+fn http_rules(set: &[u8]) -> io::Result<HttpRules> {
+    protojsonx_descriptor::options::method_extensions(set, HTTP_EXTENSION).map_err(io::Error::other)
 }
 
 /// The name protoc gives `proto`: its path under the first include directory

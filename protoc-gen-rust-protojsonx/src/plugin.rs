@@ -9,7 +9,11 @@ use protojsonx_descriptor::types::Edition;
 use protojsonx_descriptor::types::compiler::code_generator_response::{Feature, File};
 use protojsonx_descriptor::types::compiler::{CodeGeneratorRequest, CodeGeneratorResponse};
 
+use prost::Message;
+use protojsonx_descriptor::options::request_method_extensions;
+
 use crate::config::Config;
+use crate::routes::{HTTP_EXTENSION, HttpRules};
 
 /// What the plugin tells protoc and buf it supports: proto3 `optional`
 /// and editions, from proto2 (the oldest) to 2024.
@@ -26,7 +30,21 @@ fn supports(response: CodeGeneratorResponse) -> CodeGeneratorResponse {
 /// edition it does not know, a failure in prost-build) are reported in the
 /// response's `error`, as protoc expects.
 pub fn execute(request: CodeGeneratorRequest) -> CodeGeneratorResponse {
-    supports(match run(request) {
+    respond(run(request, &HttpRules::new()))
+}
+
+/// Runs the generator on an encoded plugin request, as protoc and buf write
+/// it to the plugin's standard input. Unlike [`execute`], it sees the
+/// methods' custom options, which decoding drops: the `google.api.http`
+/// rules [`Config::http_routes`] serves.
+pub fn execute_encoded(request: &[u8]) -> Result<CodeGeneratorResponse, prost::DecodeError> {
+    let decoded = CodeGeneratorRequest::decode(request)?;
+    let rules = request_method_extensions(request, HTTP_EXTENSION).map_err(|e| e.to_string());
+    Ok(respond(rules.and_then(|rules| run(decoded, &rules))))
+}
+
+fn respond(files: Result<Vec<File>, String>) -> CodeGeneratorResponse {
+    supports(match files {
         Ok(file) => CodeGeneratorResponse {
             file,
             ..Default::default()
@@ -38,7 +56,7 @@ pub fn execute(request: CodeGeneratorRequest) -> CodeGeneratorResponse {
     })
 }
 
-fn run(request: CodeGeneratorRequest) -> Result<Vec<File>, String> {
+fn run(request: CodeGeneratorRequest, rules: &HttpRules) -> Result<Vec<File>, String> {
     let mut config = Config::new();
     for param in request
         .parameter()
@@ -53,7 +71,7 @@ fn run(request: CodeGeneratorRequest) -> Result<Vec<File>, String> {
         .map(protojsonx_descriptor::lower_file)
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| e.to_string())?;
-    let generated = crate::generate(&config, &files, &request.file_to_generate)?;
+    let generated = crate::generate_with_rules(&config, &files, &request.file_to_generate, rules)?;
     Ok(generated
         .into_iter()
         .map(|f| File {

@@ -18,7 +18,7 @@ use tonic::codec::{Codec, DecodeBuf, Decoder, EncodeBuf, Encoder};
 use tonic::transport::Channel;
 
 use crate::answer::StatusJson;
-use crate::method::{Answer, Call, CallError, Method, Streaming};
+use crate::method::{Answer, Call, CallError, Method, Streaming, unwritable};
 use crate::router::{Options, Router, RouterBuilder};
 use crate::rule;
 use crate::schema::{Cardinality, FieldKind, Schema, SchemaField, SchemaMessage};
@@ -211,7 +211,7 @@ impl Method for Forward {
             let (metadata, binary, _) = answer.into_parts();
             let json = response
                 .binary_to_json(&binary, &encode)
-                .map_err(|e| tonic::Status::internal(format!("the upstream's answer: {e}")))?;
+                .map_err(unwritable)?;
             Ok(Answer::Message { json, metadata })
         })
     }

@@ -15,3 +15,7 @@ pub mod schema;
 pub mod status;
 pub mod template;
 pub mod types;
+
+#[doc(hidden)]
+#[path = "private.rs"]
+pub mod __private;

@@ -88,3 +88,9 @@ pub trait Method: Send + Sync + 'static {
     /// writes its answer.
     fn call(&self, call: Call) -> BoxFuture<'static, Result<Answer, CallError>>;
 }
+
+/// The status of an answer that cannot be written as ProtoJSON (a
+/// `Timestamp` out of range, an `Any` of an unknown type).
+pub fn unwritable(error: Error) -> tonic::Status {
+    tonic::Status::internal(format!("the answer cannot be written as JSON: {error}"))
+}

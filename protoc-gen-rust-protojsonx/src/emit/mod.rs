@@ -8,6 +8,7 @@
 mod decode;
 mod encode;
 mod enums;
+pub(crate) mod routes;
 pub(crate) mod rt;
 pub mod serde;
 pub mod tree;
