@@ -78,14 +78,15 @@ rm -rf target/quickstart   # a fresh crate each time: spare the disk
 
 phase "docs: rustdoc -D warnings (public, then private items too), doctests"
 doc_crates=(-p protojsonx-runtime -p protojsonx-descriptor -p protoc-gen-rust-protojsonx
-  -p protojsonx-tonic -p protojsonx-axum -p protojsonx-dynamic -p protojsonx-cli)
+  -p protojsonx-tonic -p protojsonx-axum -p protojsonx-dynamic -p protojsonx-transcode -p protojsonx-cli)
 RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps --all-features "${doc_crates[@]}"
 # Private items' links rot unseen otherwise; public docs linking to private
 # items are caught by the pass above only.
 RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps --all-features --document-private-items \
   "${doc_crates[@]}"
 cargo test --quiet --doc --all-features -p protojsonx-runtime -p protojsonx-descriptor \
-    -p protoc-gen-rust-protojsonx -p protojsonx-tonic -p protojsonx-axum -p protojsonx-dynamic
+    -p protoc-gen-rust-protojsonx -p protojsonx-tonic -p protojsonx-axum -p protojsonx-dynamic \
+    -p protojsonx-transcode
 
 phase "publishable: cargo package"
 # (Their lints, MSRV included, ran in .ci/run's lint step.)
@@ -99,6 +100,7 @@ phase "publishable: cargo package"
 rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/protojsonx-* \
     "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/protoc-gen-rust-protojsonx-*
 cargo package --quiet --allow-dirty -p protojsonx-runtime -p protojsonx-descriptor \
-    -p protoc-gen-rust-protojsonx -p protojsonx-tonic -p protojsonx-axum -p protojsonx-dynamic -p protojsonx-cli
+    -p protoc-gen-rust-protojsonx -p protojsonx-tonic -p protojsonx-axum -p protojsonx-dynamic \
+    -p protojsonx-transcode -p protojsonx-cli
 
 phase "ecosystem checks passed"

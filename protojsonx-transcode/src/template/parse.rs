@@ -260,7 +260,7 @@ impl<'t> Parser<'t> {
         }
     }
 
-    /// Template = "/" | "/" Segments [ Verb ]
+    /// `Template = "/" | "/" Segments [ Verb ]`
     fn template(mut self) -> Parsed<PathTemplate> {
         if !self.eat(b'/') {
             return Err(self.error_at(0, ErrorKind::NoLeadingSlash));
@@ -332,7 +332,7 @@ impl<'t> Parser<'t> {
         }
     }
 
-    /// Variable = "{" FieldPath [ "=" Segments ] "}"
+    /// `Variable = "{" FieldPath [ "=" Segments ] "}"`
     fn variable(&mut self) -> Parsed<()> {
         let open = self.pos;
         self.pos += 1;
