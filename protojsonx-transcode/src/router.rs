@@ -249,8 +249,10 @@ struct Inner {
 }
 
 impl Router {
-    /// An axum router that serves these bindings as its fallback, so that
-    /// it merges with routers of explicit routes (tonic's gRPC routes too).
+    /// An axum router that serves these bindings (as its fallback: the
+    /// templates are matched here, not by axum). To serve them beside
+    /// another router's routes, tonic's gRPC routes for one, make this
+    /// router that one's fallback: `grpc.fallback_service(router)`.
     pub fn into_axum(self) -> axum::Router {
         axum::Router::new().fallback_service(self)
     }
