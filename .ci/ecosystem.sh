@@ -14,7 +14,7 @@
 #            extracted into a crate outside the workspace and run
 #            (.ci/quickstart.sh, its own target/quickstart).
 #   docs     rustdoc without warnings (public and private items), doctests.
-#   publish  cargo package of the seven crates, verified together (their MSRV
+#   publish  cargo package of the eight crates, verified together (their MSRV
 #            lint is .ci/run's lint step: incompatible_msrv is in -D warnings).
 set -euo pipefail
 
@@ -99,6 +99,7 @@ phase "publishable: cargo package"
 rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/protojsonx-* \
     "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/protoc-gen-rust-protojsonx-*
 cargo package --quiet --allow-dirty -p protojsonx-runtime -p protojsonx-descriptor \
-    -p protoc-gen-rust-protojsonx -p protojsonx-tonic -p protojsonx-axum -p protojsonx-dynamic -p protojsonx-cli
+    -p protoc-gen-rust-protojsonx -p protojsonx-tonic -p protojsonx-axum -p protojsonx-dynamic \
+    -p protojsonx-transcode -p protojsonx-cli
 
 phase "ecosystem checks passed"

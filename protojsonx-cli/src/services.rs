@@ -16,16 +16,7 @@ use crate::failure::Failure;
 use crate::schema::default_includes;
 
 /// The `google/api` files a `google.api.http` rule needs, by import name.
-const GOOGLE_API: [(&str, &str); 2] = [
-    (
-        "google/api/annotations.proto",
-        include_str!("../../protojsonx-transcode/proto/google/api/annotations.proto"),
-    ),
-    (
-        "google/api/http.proto",
-        include_str!("../../protojsonx-transcode/proto/google/api/http.proto"),
-    ),
-];
+const GOOGLE_API: [(&str, &str); 2] = protojsonx_transcode::gateway::GOOGLE_API_FILES;
 
 /// The serialized `FileDescriptorSet` of `schema`, options kept.
 pub fn load(schema: &Schema) -> Result<Vec<u8>, Failure> {

@@ -143,6 +143,20 @@ fn streaming(method: &MethodDescriptor) -> Streaming {
     }
 }
 
+/// `google/api/annotations.proto` and `google/api/http.proto`, by import
+/// name and text: what `.proto` files with `google.api.http` rules import,
+/// for a tool that compiles them where the include path lacks them.
+pub const GOOGLE_API_FILES: [(&str, &str); 2] = [
+    (
+        "google/api/annotations.proto",
+        include_str!("../proto/google/api/annotations.proto"),
+    ),
+    (
+        "google/api/http.proto",
+        include_str!("../proto/google/api/http.proto"),
+    ),
+];
+
 /// The descriptors of `google/rpc/status.proto` and `google/protobuf/any.proto`.
 const STATUS_DESCRIPTORS: &[u8] = include_bytes!("../proto/status.binpb");
 
