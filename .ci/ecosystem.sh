@@ -10,11 +10,13 @@
 #   build.rs protobuf-parse and PROTOC give identical code; rerun-if-changed.
 #   serde    the runtime's serde feature, serde interop and the pbjson comparison.
 #   examples quickstart, editions, axum API, tonic service (in-process tests + a live smoke).
+#   gateway  `protojsonx gateway` in front of a Python grpcio server, answers
+#            compared with a transcript (ecosystem/gateway-python/run.sh).
 #   README   the README's quick start (Cargo.toml, build.rs, .proto, main.rs)
 #            extracted into a crate outside the workspace and run
 #            (.ci/quickstart.sh, its own target/quickstart).
 #   docs     rustdoc without warnings (public and private items), doctests.
-#   publish  cargo package of the seven crates, verified together (their MSRV
+#   publish  cargo package of the eight crates, verified together (their MSRV
 #            lint is .ci/run's lint step: incompatible_msrv is in -D warnings).
 set -euo pipefail
 
@@ -71,6 +73,11 @@ grep -q '"edition":0,' <<<"$editions"
 cargo test --quiet -p protojsonx-axum-example -p protojsonx-tonic-example
 cargo build --quiet -p protojsonx-axum-example -p protojsonx-tonic-example
 python3 ecosystem/smoke.py "$target/debug"
+
+phase "gateway: protojsonx gateway in front of a Python grpcio server"
+command -v curl >/dev/null || { apt-get update -qq && apt-get install -y -qq curl >/dev/null; }
+cargo build --quiet -p protojsonx-cli
+PROTOJSONX="$target/debug/protojsonx" ecosystem/gateway-python/run.sh
 
 phase "README quick start: its blocks as a fresh crate outside the workspace, cargo run"
 .ci/quickstart.sh

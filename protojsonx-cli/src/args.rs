@@ -3,6 +3,7 @@
 use std::ffi::OsString;
 use std::path::PathBuf;
 
+use http::HeaderName;
 use lexopt::{Arg, Parser, ValueExt};
 use protojsonx_dynamic::{DecodeOptions, EncodeOptions};
 
@@ -15,10 +16,13 @@ protojsonx: binary protobuf to ProtoJSON and back, for message types known at ru
 Usage:
   protojsonx to-json   --type NAME (--descriptor-set FILE | --proto FILE...) [OPTIONS] [INPUT]
   protojsonx from-json --type NAME (--descriptor-set FILE | --proto FILE...) [OPTIONS] [INPUT]
+  protojsonx gateway   (--descriptor-set FILE | --proto FILE...) --upstream URL [OPTIONS]
 
 Commands:
   to-json    Read binary protobuf, write ProtoJSON
   from-json  Read ProtoJSON, write binary protobuf
+  gateway    Serve HTTP/JSON in front of a gRPC server, by the google.api.http
+             rules of its methods
 
 INPUT is a file; without it, or when it is `-`, standard input is read. The
 output goes to standard output, or to the file given with -o.
@@ -71,6 +75,27 @@ from-json options:
       --max-depth N          The deepest nesting of objects and arrays accepted
                              (default 100)
 
+gateway options (besides the to-json and from-json options, which say how
+answers are written and requests read):
+      --upstream URL         The gRPC server to forward to: http://HOST:PORT
+                             (plaintext HTTP/2; `http://` may be left out) (required)
+      --listen ADDR          Where to serve HTTP/1.1 and HTTP/2 (h2c): HOST:PORT
+                             (default 127.0.0.1:8080; port 0: any free port)
+      --proto-names          The same as --use-proto-names
+      --allow-unknown-parameters
+                             Ignore query parameters that name no field, instead
+                             of answering 400
+      --max-body BYTES       Refuse request bodies longer than BYTES with 413
+                             (default 4194304)
+      --forward-header NAME  Forward the HTTP header NAME as gRPC metadata;
+                             repeatable. Authorization, grpc-metadata-* (without
+                             the prefix) and grpc-timeout always are
+  With --proto, the files need google/api/annotations.proto: when the include
+  directories lack it, a built-in copy (and of google/api/http.proto) is used.
+  The gateway prints one line when it listens, `protojsonx gateway: listening
+  on http://ADDR, ...`, and serves until SIGINT or SIGTERM, after which it
+  finishes the requests under way (for 10 seconds at most).
+
   -h, --help                 Print this help
   -V, --version              Print the version
 
@@ -84,8 +109,8 @@ Errors are told on standard error, FILE being the input's path or <stdin>:
 A stream stops at its first error, after writing the messages before it.
 
 Exit status: 0 on success; 1 when the schema, the input or the output is in
-error; 2 when the command line is (an unknown option, no --type, a --type the
-schema does not have).
+error (or the gateway cannot listen); 2 when the command line is (an unknown
+option, no --type, a --type the schema does not have).
 
 Examples:
   protojsonx to-json -I proto --proto proto/shop/v1/order.proto --type shop.v1.Order order.bin
@@ -93,6 +118,8 @@ Examples:
   protojsonx to-json --stream --descriptor-set shop.binpb --type shop.v1.Order < orders.bin
   protojsonx from-json --stream --ignore-unknown-fields --descriptor-set shop.binpb \\
       --type shop.v1.Order orders.ndjson > orders.bin
+  protojsonx gateway --descriptor-set shop.binpb --upstream http://127.0.0.1:50051 \\
+      --listen 0.0.0.0:8080 --forward-header x-request-id
 ";
 
 /// What the command line asks for.
@@ -103,6 +130,17 @@ pub enum Command {
     Version,
     /// Transcode.
     Run(Job),
+    /// Serve a gateway.
+    Gateway(GatewayJob),
+}
+
+/// The command named first on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Verb {
+    /// `to-json` or `from-json`.
+    Transcode(Direction),
+    /// `gateway`.
+    Gateway,
 }
 
 /// Which way to transcode.
@@ -149,13 +187,37 @@ pub struct Job {
     pub decode: DecodeOptions,
 }
 
+/// A gateway, as the command line describes it.
+#[derive(Debug)]
+pub struct GatewayJob {
+    /// Where the services come from.
+    pub schema: Schema,
+    /// The gRPC server's URL (`http://host:port`).
+    pub upstream: String,
+    /// Where to listen (`host:port`).
+    pub listen: String,
+    /// How answers are written.
+    pub encode: EncodeOptions,
+    /// How requests are read.
+    pub decode: DecodeOptions,
+    /// Ignore query parameters that name no field instead of refusing them.
+    pub allow_unknown_parameters: bool,
+    /// The longest request body accepted, if not the router's default.
+    pub max_body: Option<usize>,
+    /// Headers forwarded as metadata besides the router's defaults.
+    pub forward_headers: Vec<HeaderName>,
+}
+
+/// Where the gateway listens unless `--listen` says otherwise.
+const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
+
 /// Reads the command line (without the program name).
 pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, Failure> {
     let mut parser = Parser::from_args(args);
     let mut raw = Raw::default();
     while let Some(arg) = parser.next()? {
         let name = match arg {
-            Arg::Value(value) if raw.direction.is_none() && value == "help" => {
+            Arg::Value(value) if raw.command.is_none() && value == "help" => {
                 return Ok(Command::Help);
             }
             Arg::Value(value) => {
@@ -171,7 +233,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, Failur
             _ => raw.option(&name, &mut parser)?,
         }
     }
-    raw.finish().map(Command::Run)
+    raw.finish()
 }
 
 /// The long option a short one stands for.
@@ -188,7 +250,7 @@ fn short_name(letter: char) -> Result<&'static str, lexopt::Error> {
 /// The command line as read so far, before its checks.
 #[derive(Default)]
 struct Raw {
-    direction: Option<Direction>,
+    command: Option<Verb>,
     input: Option<PathBuf>,
     output: Option<PathBuf>,
     type_name: Option<String>,
@@ -202,13 +264,27 @@ struct Raw {
     encode_flags: Vec<String>,
     /// The from-json options given, by name.
     decode_flags: Vec<String>,
+    /// The options of to-json and from-json alone given, by name.
+    transcode_flags: Vec<String>,
+    upstream: Option<String>,
+    listen: Option<String>,
+    allow_unknown_parameters: bool,
+    max_body: Option<usize>,
+    forward_headers: Vec<String>,
+    /// The gateway's options given, by name.
+    gateway_flags: Vec<String>,
 }
 
 impl Raw {
     /// The command, then the input file.
     fn positional(&mut self, value: OsString) -> Result<(), Failure> {
-        if self.direction.is_none() {
-            self.direction = Some(direction(&value)?);
+        if self.command.is_none() {
+            self.command = Some(verb(&value)?);
+        } else if self.command == Some(Verb::Gateway) {
+            let value = value.to_string_lossy();
+            return Err(Failure::Usage(format!(
+                "unexpected argument `{value}`: `gateway` reads no INPUT"
+            )));
         } else if self.input.is_none() {
             self.input = Some(value.into());
         } else {
@@ -223,14 +299,37 @@ impl Raw {
     /// The option `--name`, taking its value from `parser` if it has one.
     fn option(&mut self, name: &str, parser: &mut Parser) -> Result<(), lexopt::Error> {
         match name {
-            "type" => self.type_name = Some(parser.value()?.string()?),
             "descriptor-set" => self.descriptor_set = Some(parser.value()?.into()),
             "proto" => self.protos.push(parser.value()?.into()),
             "include" => self.includes.push(parser.value()?.into()),
+            _ => return self.transcode_option(name, parser),
+        }
+        Ok(())
+    }
+
+    /// The option `--name` of to-json and from-json alone.
+    fn transcode_option(&mut self, name: &str, parser: &mut Parser) -> Result<(), lexopt::Error> {
+        match name {
+            "type" => self.type_name = Some(parser.value()?.string()?),
             "output" => self.output = Some(parser.value()?.into()),
             "stream" => self.stream = true,
+            _ => return self.gateway_option(name, parser),
+        }
+        self.transcode_flags.push(name.to_owned());
+        Ok(())
+    }
+
+    /// The gateway's option `--name`.
+    fn gateway_option(&mut self, name: &str, parser: &mut Parser) -> Result<(), lexopt::Error> {
+        match name {
+            "upstream" => self.upstream = Some(parser.value()?.string()?),
+            "listen" => self.listen = Some(parser.value()?.string()?),
+            "allow-unknown-parameters" => self.allow_unknown_parameters = true,
+            "max-body" => self.max_body = Some(parser.value()?.parse()?),
+            "forward-header" => self.forward_headers.push(parser.value()?.string()?),
             _ => return self.encode_option(name, parser),
         }
+        self.gateway_flags.push(name.to_owned());
         Ok(())
     }
 
@@ -238,7 +337,7 @@ impl Raw {
     fn encode_option(&mut self, name: &str, parser: &mut Parser) -> Result<(), lexopt::Error> {
         let opts = self.encode;
         self.encode = match name {
-            "use-proto-names" => opts.use_proto_names(true),
+            "use-proto-names" | "proto-names" => opts.use_proto_names(true),
             "enums-as-ints" => opts.enums_as_ints(true),
             "emit-default-values" => opts.emit_default_values(true),
             "emit-unpopulated" => opts.emit_unpopulated(true),
@@ -263,12 +362,25 @@ impl Raw {
         Ok(())
     }
 
-    /// Checks what was read and makes it a [`Job`].
-    fn finish(self) -> Result<Job, Failure> {
+    /// Checks what was read and makes it a [`Command`].
+    fn finish(self) -> Result<Command, Failure> {
+        match self.command {
+            None => Err(Failure::Usage(
+                "no command: give `to-json`, `from-json` or `gateway`".into(),
+            )),
+            Some(Verb::Transcode(direction)) => self.job(direction).map(Command::Run),
+            Some(Verb::Gateway) => self.gateway().map(Command::Gateway),
+        }
+    }
+
+    /// Checks what was read for to-json or from-json and makes it a [`Job`].
+    fn job(self, direction: Direction) -> Result<Job, Failure> {
         let usage = |text: &str| Failure::Usage(text.to_owned());
-        let direction = self
-            .direction
-            .ok_or_else(|| usage("no command: give `to-json` or `from-json`"))?;
+        if let Some(flag) = self.gateway_flags.first() {
+            return Err(Failure::Usage(format!(
+                "--{flag} is an option of `gateway`"
+            )));
+        }
         let type_name = self.type_name.as_deref().ok_or_else(|| {
             usage("no --type: give the message type by its full name, like `shop.v1.Order`")
         })?;
@@ -282,6 +394,35 @@ impl Raw {
             stream: self.stream,
             encode: self.encode,
             decode: self.decode,
+        })
+    }
+
+    /// Checks what was read for the gateway and makes it a [`GatewayJob`].
+    fn gateway(self) -> Result<GatewayJob, Failure> {
+        if let Some(flag) = self.transcode_flags.first() {
+            return Err(Failure::Usage(format!(
+                "--{flag} is an option of `to-json` and `from-json`, not of `gateway`"
+            )));
+        }
+        let upstream = self.upstream.as_deref().ok_or_else(|| {
+            Failure::Usage(
+                "no --upstream: give the gRPC server, like `http://127.0.0.1:50051`".into(),
+            )
+        })?;
+        let forward_headers = self
+            .forward_headers
+            .iter()
+            .map(|name| header_name(name))
+            .collect::<Result<_, _>>()?;
+        Ok(GatewayJob {
+            schema: self.schema()?,
+            upstream: upstream_url(upstream)?,
+            listen: self.listen.clone().unwrap_or_else(|| DEFAULT_LISTEN.into()),
+            encode: self.encode,
+            decode: self.decode,
+            allow_unknown_parameters: self.allow_unknown_parameters,
+            max_body: self.max_body,
+            forward_headers,
         })
     }
 
@@ -323,15 +464,43 @@ impl Raw {
 }
 
 /// The command named `value`.
-fn direction(value: &OsString) -> Result<Direction, Failure> {
+fn verb(value: &OsString) -> Result<Verb, Failure> {
     match value.to_str() {
-        Some("to-json") => Ok(Direction::ToJson),
-        Some("from-json") => Ok(Direction::FromJson),
+        Some("to-json") => Ok(Verb::Transcode(Direction::ToJson)),
+        Some("from-json") => Ok(Verb::Transcode(Direction::FromJson)),
+        Some("gateway") => Ok(Verb::Gateway),
         _ => Err(Failure::Usage(format!(
-            "unknown command `{}`: give `to-json` or `from-json`",
+            "unknown command `{}`: give `to-json`, `from-json` or `gateway`",
             value.to_string_lossy()
         ))),
     }
+}
+
+/// The upstream's URL: `http://` added when no scheme is given. TLS is
+/// refused: the gateway's channel speaks plaintext HTTP/2 only.
+fn upstream_url(given: &str) -> Result<String, Failure> {
+    let url = match given.contains("://") {
+        true => given.to_owned(),
+        false => format!("http://{given}"),
+    };
+    let uri: http::Uri = url
+        .parse()
+        .map_err(|e| Failure::Usage(format!("--upstream `{given}` is not a URL: {e}")))?;
+    match (uri.scheme_str(), uri.host()) {
+        (Some("http"), Some(_)) => Ok(url),
+        (Some("https"), _) => Err(Failure::Usage(format!(
+            "--upstream `{given}`: TLS to the upstream is not supported; give an http:// URL"
+        ))),
+        _ => Err(Failure::Usage(format!(
+            "--upstream `{given}` is not an http://HOST:PORT URL"
+        ))),
+    }
+}
+
+/// The header `--forward-header` names.
+fn header_name(name: &str) -> Result<HeaderName, Failure> {
+    HeaderName::from_bytes(name.as_bytes())
+        .map_err(|_| Failure::Usage(format!("--forward-header `{name}` is not a header name")))
 }
 
 #[cfg(test)]
@@ -345,10 +514,18 @@ mod tests {
         }
     }
 
+    fn gateway(args: &str) -> Result<GatewayJob, Failure> {
+        match parse(args.split_whitespace().map(OsString::from))? {
+            Command::Gateway(job) => Ok(job),
+            _ => panic!("`{args}` is not a gateway"),
+        }
+    }
+
     fn usage_error(args: &str) -> String {
-        match job(args) {
+        match parse(args.split_whitespace().map(OsString::from)) {
             Err(Failure::Usage(text)) => text,
-            other => panic!("`{args}` gave {other:?}"),
+            Err(other) => panic!("`{args}` gave {other:?}"),
+            Ok(_) => panic!("`{args}` was accepted"),
         }
     }
 
@@ -400,6 +577,69 @@ mod tests {
             (format!("to-json {base} --indent 256"), "too large"),
             (format!("to-json {base} --pretty"), "--pretty"),
             (format!("to-json {base} -x"), "-x"),
+        ] {
+            let text = usage_error(&args);
+            assert!(text.contains(expected), "`{args}`: {text}");
+        }
+    }
+
+    #[test]
+    fn gateway_options_fill_the_gateway_job() {
+        let job = gateway(
+            "gateway -I inc --proto a.proto --upstream localhost:50051 --proto-names \
+             --indent 1 --ignore-unknown-fields --allow-unknown-parameters --max-body 10 \
+             --forward-header X-Request-Id --forward-header x-b",
+        )
+        .unwrap();
+        assert_eq!(job.upstream, "http://localhost:50051");
+        assert_eq!(job.listen, DEFAULT_LISTEN);
+        assert_eq!(
+            job.encode,
+            EncodeOptions::new().use_proto_names(true).indent(1)
+        );
+        assert_eq!(job.decode, DecodeOptions::new().ignore_unknown_fields(true));
+        assert!(job.allow_unknown_parameters);
+        assert_eq!(job.max_body, Some(10));
+        assert_eq!(job.forward_headers, ["x-request-id", "x-b"]);
+        let job = gateway("gateway --descriptor-set s.pb --upstream http://[::1]:1 --listen :0");
+        let job = job.unwrap();
+        assert_eq!(
+            (job.upstream.as_str(), job.listen.as_str()),
+            ("http://[::1]:1", ":0")
+        );
+        assert_eq!(job.schema, Schema::DescriptorSet("s.pb".into()));
+    }
+
+    #[test]
+    fn gateway_mistakes_are_usage_errors() {
+        let base = "gateway --descriptor-set s.pb --upstream http://h:1";
+        for (args, expected) in [
+            ("gateway --descriptor-set s.pb".to_string(), "no --upstream"),
+            ("gateway --upstream h:1".into(), "no schema"),
+            (
+                format!("{base} --type a.B"),
+                "--type is an option of `to-json`",
+            ),
+            (format!("{base} --stream"), "--stream is an option of"),
+            (format!("{base} in.json"), "reads no INPUT"),
+            (format!("{base} --max-body x"), "invalid digit"),
+            (format!("{base} --forward-header a:b"), "not a header name"),
+            (
+                "gateway --descriptor-set s.pb --upstream https://h:1".into(),
+                "TLS",
+            ),
+            (
+                "gateway --descriptor-set s.pb --upstream http://".into(),
+                "not a URL",
+            ),
+            (
+                "to-json --type a.B --descriptor-set s.pb --upstream h:1".into(),
+                "--upstream is an option of `gateway`",
+            ),
+            (
+                "from-json --type a.B --descriptor-set s.pb --max-body 1".into(),
+                "--max-body is an option of `gateway`",
+            ),
         ] {
             let text = usage_error(&args);
             assert!(text.contains(expected), "`{args}`: {text}");

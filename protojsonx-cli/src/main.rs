@@ -1,14 +1,17 @@
 //! `protojsonx`: binary protobuf to ProtoJSON and back on the command line,
 //! for message types known only at run time (a descriptor set, or `.proto`
 //! files compiled in process), through `protojsonx-dynamic`. One message or
-//! streams of them: length-delimited binary, NDJSON. `protojsonx --help`
-//! tells it all.
+//! streams of them: length-delimited binary, NDJSON. And `protojsonx
+//! gateway`: HTTP/JSON in front of a gRPC server, by its methods'
+//! `google.api.http` rules. `protojsonx --help` tells it all.
 
 mod args;
 mod convert;
 mod failure;
 mod files;
+mod gateway;
 mod schema;
+mod services;
 
 use std::process::ExitCode;
 
@@ -31,6 +34,7 @@ fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<(), Failure
             let message = schema::message_type(&job.schema, &job.type_name)?;
             convert::run(&job, &message)
         }
+        Command::Gateway(job) => gateway::run(&job),
     }
 }
 

@@ -30,7 +30,7 @@ fn load(schema: &Schema) -> Result<Vec<u8>, Failure> {
 }
 
 /// The schema as the command line gave it, for messages.
-fn describe(schema: &Schema) -> String {
+pub(crate) fn describe(schema: &Schema) -> String {
     match schema {
         Schema::DescriptorSet(path) => format!("`{}`", path.display()),
         Schema::Protos { files, .. } => match files.as_slice() {
@@ -57,7 +57,7 @@ fn compile(files: &[PathBuf], includes: &[PathBuf]) -> Result<FileDescriptorSet,
 }
 
 /// `includes`, or when none is given the directory of each file.
-fn default_includes(files: &[PathBuf], includes: &[PathBuf]) -> Vec<PathBuf> {
+pub(crate) fn default_includes(files: &[PathBuf], includes: &[PathBuf]) -> Vec<PathBuf> {
     if !includes.is_empty() {
         return includes.to_vec();
     }

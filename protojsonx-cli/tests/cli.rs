@@ -1,8 +1,11 @@
-//! The `protojsonx` binary, run as a user runs it, on tests/proto/cli/v1/order.proto.
+//! The `protojsonx` binary, run as a user runs it, on tests/proto/cli/v1/order.proto
+//! and, for `protojsonx gateway`, on the transcoding crate's shop service.
 
-use std::io::Write;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
 
 /// An order with every kind of field of the test schema, as to-json writes it.
 const ORDER: &str = r#"{"name":"o-1","totalCents":"1999","status":"STATUS_OPEN","customer":{"email":"ann@example.com","displayName":"Ann"},"lines":[{"sku":"A-1","quantity":2},{"sku":"B-2","quantity":1}],"labels":{"env":"prod"},"createdAt":"2024-05-01T12:00:00Z"}"#;
@@ -459,6 +462,12 @@ fn usage_errors_exit_2_and_help_tells_everything() {
         "--ignore-unknown-fields",
         "--allow-partial",
         "--max-depth",
+        "gateway",
+        "--upstream",
+        "--listen",
+        "--allow-unknown-parameters",
+        "--max-body",
+        "--forward-header",
         "--version",
         "Exit status",
     ] {
@@ -469,4 +478,258 @@ fn usage_errors_exit_2_and_help_tells_everything() {
         version,
         format!("protojsonx {}\n", env!("CARGO_PKG_VERSION"))
     );
+}
+
+/// The transcoding crate's test service, its directory and its file.
+const SHOP_INCLUDE: &str = "../../protojsonx-transcode/tests/proto";
+const SHOP_PROTO: &str = "../../protojsonx-transcode/tests/proto/shop/v1/shop.proto";
+
+/// A `protojsonx gateway` process, killed when dropped.
+struct Gateway {
+    child: Child,
+    /// Where it listens.
+    address: String,
+    /// Its start line.
+    banner: String,
+}
+
+impl Gateway {
+    /// Starts `protojsonx gateway args... --listen 127.0.0.1:0` in tests/ and
+    /// waits for its start line.
+    fn start(args: &[&str]) -> Gateway {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_protojsonx"))
+            .arg("gateway")
+            .args(args)
+            .args(["--listen", "127.0.0.1:0"])
+            .current_dir(tests_dir())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut banner = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut banner)
+            .unwrap();
+        if banner.is_empty() {
+            let mut stderr = String::new();
+            child
+                .stderr
+                .take()
+                .unwrap()
+                .read_to_string(&mut stderr)
+                .unwrap();
+            panic!("the gateway did not start: {stderr}");
+        }
+        let address = banner
+            .split("http://")
+            .nth(1)
+            .and_then(|rest| rest.split(',').next())
+            .unwrap()
+            .to_owned();
+        Gateway {
+            child,
+            address,
+            banner,
+        }
+    }
+
+    /// `METHOD path` with `body`, over HTTP/1.1: the status and the body.
+    fn send(&self, method: &str, path: &str, body: &str) -> (u16, String) {
+        let mut stream = TcpStream::connect(&self.address).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(30)))
+            .unwrap();
+        write!(
+            stream,
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\
+             Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            self.address,
+            body.len()
+        )
+        .unwrap();
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).unwrap();
+        let (head, body) = answer.split_once("\r\n\r\n").unwrap();
+        let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+        let chunked = head
+            .to_ascii_lowercase()
+            .contains("transfer-encoding: chunked");
+        (status, if chunked { dechunk(body) } else { body.into() })
+    }
+
+    /// Stops it with SIGTERM: its exit code and standard error.
+    fn terminate(mut self) -> (i32, String) {
+        let pid = self.child.id().to_string();
+        let status = Command::new("kill").args(["-TERM", &pid]).status().unwrap();
+        assert!(status.success());
+        let code = self.child.wait().unwrap().code().unwrap_or(-1);
+        let mut stderr = String::new();
+        let mut pipe = self.child.stderr.take().unwrap();
+        pipe.read_to_string(&mut stderr).unwrap();
+        (code, stderr)
+    }
+}
+
+impl Drop for Gateway {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A chunked HTTP/1.1 body's data.
+fn dechunk(mut body: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, rest)) = body.split_once("\r\n") {
+        let size = usize::from_str_radix(size.trim(), 16).unwrap();
+        if size == 0 {
+            break;
+        }
+        out.push_str(&rest[..size]);
+        body = &rest[size + 2..];
+    }
+    out
+}
+
+/// A loopback address where nothing listens.
+fn closed_upstream() -> String {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    format!("http://{}", listener.local_addr().unwrap())
+}
+
+/// shop.proto and its imports as a descriptor set written by protox with
+/// the options' extensions kept, at a scratch path.
+fn shop_descriptor_set() -> PathBuf {
+    let set = protox::Compiler::new([
+        tests_dir().join(SHOP_INCLUDE),
+        tests_dir().join("../../protojsonx-transcode/proto"),
+    ])
+    .unwrap()
+    .include_imports(true)
+    .open_file("shop/v1/shop.proto")
+    .unwrap()
+    .encode_file_descriptor_set();
+    let path = scratch("shop.binpb");
+    std::fs::write(&path, set).unwrap();
+    path
+}
+
+/// The answers of a gateway whose upstream is down: 503 with status 14
+/// for a method, 404 with status 5 for a path no rule has.
+fn answers_without_upstream(gateway: &Gateway) {
+    let (status, body) = gateway.send("GET", "/v1/shelves/1/items/2", "");
+    assert_eq!(status, 503, "{body}");
+    assert!(body.starts_with(r#"{"code":14,"message":""#), "{body}");
+    let (status, body) = gateway.send("GET", "/v2/nothing", "");
+    assert_eq!(status, 404, "{body}");
+    assert!(body.starts_with(r#"{"code":5,"#), "{body}");
+    let (status, body) = gateway.send("POST", "/v1/shelves/1/items", "{");
+    assert_eq!(status, 400, "{body}");
+    assert!(body.starts_with(r#"{"code":3,"#), "{body}");
+}
+
+#[test]
+fn the_gateway_serves_a_descriptor_set_and_stops_on_sigterm() {
+    let set = shop_descriptor_set();
+    let upstream = closed_upstream();
+    let args = [
+        "--descriptor-set",
+        set.to_str().unwrap(),
+        "--upstream",
+        &upstream,
+    ];
+    let gateway = Gateway::start(&args);
+    let expected = format!(", serving 11 methods (12 bindings) of {upstream}\n");
+    assert!(gateway.banner.ends_with(&expected), "{}", gateway.banner);
+    answers_without_upstream(&gateway);
+    let (code, stderr) = gateway.terminate();
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stderr, "protojsonx gateway: stopping\n");
+}
+
+#[test]
+fn the_gateway_compiles_protos_with_their_rules() {
+    let upstream = closed_upstream();
+    // Without google/api on the include path: the built-in copies serve.
+    let builtin = [
+        "-I",
+        SHOP_INCLUDE,
+        "--proto",
+        SHOP_PROTO,
+        "--upstream",
+        &upstream,
+    ];
+    // With the transcoding crate's copies.
+    let vendored = [&builtin[..], &["-I", "../../protojsonx-transcode/proto"]].concat();
+    for args in [&builtin[..], &vendored] {
+        let gateway = Gateway::start(args);
+        assert!(
+            gateway.banner.contains("(12 bindings)"),
+            "{}",
+            gateway.banner
+        );
+        answers_without_upstream(&gateway);
+    }
+}
+
+#[test]
+fn gateway_errors() {
+    // A set decoded and re-encoded through prost-types loses the methods'
+    // options: no rule is left to serve.
+    let set = std::fs::read(shop_descriptor_set()).unwrap();
+    let set: prost_types::FileDescriptorSet = prost::Message::decode(set.as_slice()).unwrap();
+    let stripped = scratch("shop-stripped.binpb");
+    std::fs::write(&stripped, prost::Message::encode_to_vec(&set)).unwrap();
+    let path = stripped.to_str().unwrap();
+    let run = protojsonx(
+        &["gateway", "--descriptor-set", path, "--upstream", "h:1"],
+        b"",
+    );
+    let expected =
+        format!("protojsonx: `{path}`: no method of the descriptors has a google.api.http rule");
+    assert_eq!(run.error(1), expected);
+
+    let order = [
+        "gateway",
+        "-I",
+        "proto",
+        "--proto",
+        "proto/cli/v1/order.proto",
+    ];
+    let run = protojsonx(&[&order[..], &["--upstream", "h:1"]].concat(), b"");
+    assert!(
+        run.error(1).contains("do not define google.api.http"),
+        "{}",
+        run.stderr
+    );
+    let run = protojsonx(&order, b"");
+    assert!(
+        run.error(2).starts_with("protojsonx: no --upstream"),
+        "{}",
+        run.stderr
+    );
+    let run = protojsonx(
+        &[&order[..], &["--upstream", "h:1", "--type", "a.B"]].concat(),
+        b"",
+    );
+    assert!(
+        run.error(2).contains("--type is an option of"),
+        "{}",
+        run.stderr
+    );
+
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let taken = taken.local_addr().unwrap().to_string();
+    let set = shop_descriptor_set();
+    let args = [
+        "gateway",
+        "--descriptor-set",
+        set.to_str().unwrap(),
+        "--upstream",
+        "h:1",
+    ];
+    let run = protojsonx(&[&args[..], &["--listen", &taken]].concat(), b"");
+    let expected = format!("protojsonx: cannot listen on `{taken}`: ");
+    assert!(run.error(1).starts_with(&expected), "{}", run.stderr);
 }

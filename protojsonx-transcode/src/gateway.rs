@@ -43,35 +43,7 @@ impl std::error::Error for GatewayError {}
 /// hold `google/api/annotations.proto` (a descriptor set written with its
 /// imports does), or no method has a rule.
 pub fn router(pool: &Pool, channel: Channel, options: Options) -> Result<Router, GatewayError> {
-    let descriptors = pool.descriptors();
-    let http = descriptors
-        .get_extension_by_name("google.api.http")
-        .ok_or_else(|| GatewayError {
-            message: "the descriptors do not define google.api.http: \
-                      include google/api/annotations.proto (write the set with its imports)"
-                .into(),
-        })?;
-    let methods: Vec<(MethodDescriptor, api::HttpRule)> = descriptors
-        .services()
-        .flat_map(|service| service.methods().collect::<Vec<_>>())
-        .filter_map(|method| {
-            let options = method.options();
-            if !options.has_extension(&http) {
-                return None;
-            }
-            let value = options.get_extension(&http);
-            let rule = value.as_message()?.encode_to_vec();
-            Some((
-                method,
-                api::HttpRule::decode(rule.as_slice()).unwrap_or_default(),
-            ))
-        })
-        .collect();
-    if methods.is_empty() {
-        return Err(GatewayError {
-            message: "no method of the descriptors has a google.api.http rule".into(),
-        });
-    }
+    let methods = rules(pool)?;
     let roots = methods
         .iter()
         .flat_map(|(method, _)| [method.input(), method.output()]);
@@ -109,6 +81,54 @@ pub fn router(pool: &Pool, channel: Channel, options: Options) -> Result<Router,
     Ok(builder.build())
 }
 
+/// The bindings [`router`] serves for `pool`, each with its method's gRPC
+/// path (`/shop.v1.Shop/GetItem`): to tell what a gateway serves.
+pub fn bindings(pool: &Pool) -> Result<Vec<(String, rule::Binding)>, GatewayError> {
+    let mut out = Vec::new();
+    for (method, rule) in rules(pool)? {
+        let name = format!("/{}/{}", method.parent_service().full_name(), method.name());
+        let bindings = rule::bindings(&rule).map_err(|e| GatewayError {
+            message: format!("{name}: {e}"),
+        })?;
+        out.extend(bindings.into_iter().map(|binding| (name.clone(), binding)));
+    }
+    Ok(out)
+}
+
+/// Every method of `pool` with a `google.api.http` rule, and its rule.
+fn rules(pool: &Pool) -> Result<Vec<(MethodDescriptor, api::HttpRule)>, GatewayError> {
+    let descriptors = pool.descriptors();
+    let http = descriptors
+        .get_extension_by_name("google.api.http")
+        .ok_or_else(|| GatewayError {
+            message: "the descriptors do not define google.api.http: \
+                      include google/api/annotations.proto (write the set with its imports)"
+                .into(),
+        })?;
+    let methods: Vec<(MethodDescriptor, api::HttpRule)> = descriptors
+        .services()
+        .flat_map(|service| service.methods().collect::<Vec<_>>())
+        .filter_map(|method| {
+            let options = method.options();
+            if !options.has_extension(&http) {
+                return None;
+            }
+            let value = options.get_extension(&http);
+            let rule = value.as_message()?.encode_to_vec();
+            Some((
+                method,
+                api::HttpRule::decode(rule.as_slice()).unwrap_or_default(),
+            ))
+        })
+        .collect();
+    if methods.is_empty() {
+        return Err(GatewayError {
+            message: "no method of the descriptors has a google.api.http rule".into(),
+        });
+    }
+    Ok(methods)
+}
+
 fn message_type(pool: &Pool, message: &MessageDescriptor) -> Result<MessageType, String> {
     pool.message(message.full_name())
         .ok_or_else(|| format!("the pool has no message {}", message.full_name()))
@@ -122,6 +142,20 @@ fn streaming(method: &MethodDescriptor) -> Streaming {
         (true, true) => Streaming::Bidi,
     }
 }
+
+/// `google/api/annotations.proto` and `google/api/http.proto`, by import
+/// name and text: what `.proto` files with `google.api.http` rules import,
+/// for a tool that compiles them where the include path lacks them.
+pub const GOOGLE_API_FILES: [(&str, &str); 2] = [
+    (
+        "google/api/annotations.proto",
+        include_str!("../proto/google/api/annotations.proto"),
+    ),
+    (
+        "google/api/http.proto",
+        include_str!("../proto/google/api/http.proto"),
+    ),
+];
 
 /// The descriptors of `google/rpc/status.proto` and `google/protobuf/any.proto`.
 const STATUS_DESCRIPTORS: &[u8] = include_bytes!("../proto/status.binpb");
