@@ -84,10 +84,29 @@ pub fn lower_encoded(file_descriptor_set: &[u8]) -> Result<Vec<u8>, Error> {
         if matches!(edition_of(&file)?, Edition::Proto2 | Edition::Proto3) {
             out.file.push(raw);
         } else {
-            out.file.push(lower_file(file)?.encode_to_vec());
+            out.file.push(with_raw_services(lower_file(file)?, &raw)?);
         }
     }
     Ok(out.encode_to_vec())
+}
+
+/// `lowered`, encoded, with the services of `raw` (the file as it came)
+/// instead of its own: prost-types' options keep no extensions, and the
+/// methods' custom options (`google.api.http`) must reach the tools that
+/// read them. Lowering changes nothing in services.
+fn with_raw_services(
+    mut lowered: prost_types::FileDescriptorProto,
+    raw: &[u8],
+) -> Result<Vec<u8>, Error> {
+    const SERVICE: u32 = 6;
+    let services = crate::options::fields(raw, SERVICE)
+        .map_err(|e| Error::new(lowered.name(), e.to_string()))?;
+    lowered.service.clear();
+    let mut out = lowered.encode_to_vec();
+    for service in services {
+        prost::encoding::bytes::encode(SERVICE, &service.to_vec(), &mut out);
+    }
+    Ok(out)
 }
 
 /// A `FileDescriptorSet` with each file left serialized.

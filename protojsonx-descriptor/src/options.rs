@@ -111,7 +111,7 @@ fn varint(message: &mut &[u8]) -> Result<u64, Malformed> {
 
 /// The values of length-delimited field `number` of `message`, in order;
 /// other fields are stepped over.
-fn fields(mut message: &[u8], number: u32) -> Result<Vec<&[u8]>, Malformed> {
+pub(crate) fn fields(mut message: &[u8], number: u32) -> Result<Vec<&[u8]>, Malformed> {
     let mut out = Vec::new();
     while message.has_remaining() {
         let (tag, wire_type) =

@@ -288,3 +288,41 @@ fn files_without_a_name_of_their_own_are_refused() {
     };
     assert!(lower(set).is_err());
 }
+
+/// The services of an editions file reach the lowered set as protoc wrote
+/// them: a method's custom option (an extension prost-types would drop)
+/// is still there.
+#[test]
+fn lowering_keeps_the_methods_custom_options() {
+    let dir = std::env::temp_dir().join(format!("protojsonx-lower-options-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("svc.proto"),
+        r#"edition = "2023";
+package svc;
+import "google/protobuf/descriptor.proto";
+extend google.protobuf.MethodOptions { string note = 50000; }
+message M { int32 a = 1; }
+service S { rpc Call(M) returns (M) { option (note) = "kept"; } }
+"#,
+    )
+    .unwrap();
+    let out = dir.join("svc.binpb");
+    let status = std::process::Command::new(protoc_bin_vendored::protoc_bin_path().unwrap())
+        .arg(format!("--proto_path={}", dir.display()))
+        .arg("--include_imports")
+        .arg(format!("--descriptor_set_out={}", out.display()))
+        .arg(dir.join("svc.proto"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let set = std::fs::read(&out).unwrap();
+    let lowered = crate::lower_encoded(&set).unwrap();
+    let notes = crate::options::method_extensions(&lowered, 50000).unwrap();
+    assert_eq!(notes["svc.S.Call"], b"kept");
+    let file = prost_types::FileDescriptorSet::decode(lowered.as_slice()).unwrap();
+    let svc = file.file.iter().find(|f| f.name() == "svc.proto").unwrap();
+    assert_eq!(svc.syntax(), "proto2");
+    assert_eq!(svc.service[0].method[0].name(), "Call");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
