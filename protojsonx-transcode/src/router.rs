@@ -394,6 +394,7 @@ impl Inner {
             encode: self.options.encode,
         };
         let framing = Framing::of(&parts.headers);
+        let deadline = timeout.and_then(|limit| tokio::time::Instant::now().checked_add(limit));
         let called = route.method.call(call);
         let result = match timeout {
             Some(limit) => tokio::time::timeout(limit, called)
@@ -421,6 +422,10 @@ impl Inner {
                             .map(move |item| item.map(|json| response_field(&json, &field)))
                             .boxed()
                     }
+                    None => items,
+                };
+                let items = match deadline {
+                    Some(deadline) => until(items, deadline, route.name.clone()),
                     None => items,
                 };
                 Ok(answer::stream(
@@ -593,6 +598,41 @@ fn response_field(json: &[u8], field: &SchemaField) -> Vec<u8> {
             .map(|raw| raw.get().as_bytes().to_vec())
     });
     found.unwrap_or_else(|| field.default_json().into_owned().into_bytes())
+}
+
+/// `items`, ended with `DEADLINE_EXCEEDED` at `deadline` (the call's
+/// `grpc-timeout`) unless they end before: the router stops waiting for a
+/// stream's messages, the first included, as it stops waiting for a unary
+/// answer.
+fn until(
+    items: futures_util::stream::BoxStream<'static, Result<Vec<u8>, tonic::Status>>,
+    deadline: tokio::time::Instant,
+    name: String,
+) -> futures_util::stream::BoxStream<'static, Result<Vec<u8>, tonic::Status>> {
+    use futures_util::StreamExt;
+    use futures_util::future::{Either, select};
+    let expired = Box::pin(tokio::time::sleep_until(deadline));
+    futures_util::stream::unfold(Some((items, expired)), move |state| {
+        let name = name.clone();
+        async move {
+            let (mut items, mut expired) = state?;
+            let next = match select(items.next(), &mut expired).await {
+                Either::Left((item, _)) => Some(item),
+                Either::Right(_) => None,
+            };
+            match next {
+                Some(Some(item)) => Some((item, Some((items, expired)))),
+                Some(None) => None,
+                None => Some((
+                    Err(tonic::Status::deadline_exceeded(format!(
+                        "{name} gave no answer within the grpc-timeout"
+                    ))),
+                    None,
+                )),
+            }
+        }
+    })
+    .boxed()
 }
 
 /// The deadline a `grpc-timeout` value gives (`100m`, `5S`: digits then a

@@ -548,6 +548,31 @@ async fn a_grpc_timeout_that_expires_is_504() {
     assert!(started.elapsed() >= Duration::from_millis(20));
 }
 
+/// The `grpc-timeout` bounds a server stream too: one whose first message
+/// does not come in time is a 504 with `DEADLINE_EXCEEDED`, and one that
+/// stalls later ends with that status as its last item.
+#[tokio::test]
+async fn a_grpc_timeout_ends_a_stalled_stream() {
+    let timeout = ("grpc-timeout", &b"20m"[..]);
+    let router = router_of(Slow {
+        delay: None,
+        streaming: Some(0),
+    });
+    let get = request("GET", "/v1/wait", &[timeout], Body::empty());
+    serve(&router, get).await.assert_error(504, 4, EXPIRED);
+
+    let router = router_of(Slow {
+        delay: None,
+        streaming: Some(2),
+    });
+    let accept = ("accept", &b"application/json"[..]);
+    let get = request("GET", "/v1/wait", &[timeout, accept], Body::empty());
+    let answered = serve(&router, get).await;
+    assert_eq!(answered.status, StatusCode::OK);
+    let expected = format!("[{{}},{{}},{{\"error\":{{\"code\":4,\"message\":\"{EXPIRED}\"}}}}]");
+    assert_eq!(answered.text(), expected);
+}
+
 /// `grpc-timeout` values that are not digits and a unit (at most eight
 /// digits) are ignored: the call waits for its answer. A huge valid one
 /// waits too, and a short one expires, so the header is read.
