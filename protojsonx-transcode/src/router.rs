@@ -526,7 +526,9 @@ impl Inner {
     }
 
     /// The request metadata: `grpc-metadata-*` headers without the prefix,
-    /// and the forwarded headers as they are.
+    /// and the forwarded headers as they are. Values that gRPC metadata
+    /// cannot hold (anything but printable ASCII and spaces) are left out,
+    /// as are `-bin` keys.
     fn metadata(&self, headers: &HeaderMap) -> MetadataMap {
         let mut metadata = MetadataMap::new();
         for (name, value) in headers {
@@ -535,7 +537,7 @@ impl Inner {
                 None if self.options.forward_headers.contains(name) => name.as_str(),
                 None => continue,
             };
-            if key.ends_with("-bin") {
+            if key.ends_with("-bin") || !value.as_bytes().iter().all(|b| matches!(b, b' '..=b'~')) {
                 continue;
             }
             if let (Ok(key), Ok(value)) = (

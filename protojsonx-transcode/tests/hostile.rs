@@ -617,6 +617,40 @@ async fn malformed_grpc_timeouts_are_ignored() {
         .assert_error(504, 4, EXPIRED);
 }
 
+/// `grpc-metadata-*` headers that cannot be gRPC metadata (no key, a
+/// binary `-bin` key, a value that is not printable ASCII) are not
+/// forwarded, and the request is served; a valid one is.
+#[tokio::test]
+async fn invalid_grpc_metadata_is_not_forwarded() {
+    for (name, router) in both(Options::new()).await {
+        for (header, value, echoed) in [
+            ("grpc-metadata-x-trace", &b"t 1"[..], Some("t 1")),
+            ("grpc-metadata-", b"v", None),
+            ("grpc-metadata-x-trace-bin", b"AAAA", None),
+            ("grpc-metadata-x-trace", b"caf\xc3\xa9", None),
+            ("grpc-metadata-x-trace", b"\xff", None),
+            ("grpc-metadata-x-trace", b"a\tb", None),
+        ] {
+            let get = request(
+                "GET",
+                "/v1/shelves/1/items",
+                &[(header, value)],
+                Body::empty(),
+            );
+            let answered = serve(&router, get).await;
+            let shown = format!("{name}: {header}: {}", String::from_utf8_lossy(value));
+            assert_eq!(answered.status, StatusCode::OK, "{shown}");
+            assert_eq!(
+                answered.text(),
+                r#"{"request":{"parent":"shelves/1"}}"#,
+                "{shown}"
+            );
+            let trace = answered.headers.get("grpc-metadata-x-trace");
+            assert_eq!(trace.map(|v| v.to_str().unwrap()), echoed, "{shown}");
+        }
+    }
+}
+
 /// Method names: a binding whose method is not an RFC 9110 token is
 /// refused when routes are built; a request whose method is not one is
 /// refused by the HTTP server (400) before any router sees it; one that
