@@ -462,6 +462,37 @@ async fn invalid_utf8_in_the_path_or_the_body_is_400() {
     }
 }
 
+/// Escapes in the query that decode to bytes that are not UTF-8, in a
+/// value or a name, are refused as they are in a path variable, not
+/// replaced; an escaped U+FFFD is kept.
+#[tokio::test]
+async fn invalid_utf8_in_the_query_is_400() {
+    for (name, router) in both(Options::new()).await {
+        for (uri, message) in [
+            (
+                "/v1/shelves/1/items?tags=%FF",
+                "query parameter `tags` is not UTF-8 once decoded",
+            ),
+            (
+                "/v1/shelves/1/items?tags=a&tags=%E2%82",
+                "query parameter `tags` is not UTF-8 once decoded",
+            ),
+            (
+                "/v1/shelves/1/items?%FF=x",
+                "query parameter `%FF` is not UTF-8 once decoded",
+            ),
+        ] {
+            let answered = serve(&router, request("GET", uri, &[], Body::empty())).await;
+            answered.assert_error(400, 3, message);
+        }
+        let uri = "/v1/shelves/1/items?tags=%EF%BF%BD";
+        let answered = serve(&router, request("GET", uri, &[], Body::empty())).await;
+        assert_eq!(answered.status, StatusCode::OK, "{name}");
+        let expected = "{\"request\":{\"parent\":\"shelves/1\",\"tags\":[\"\u{fffd}\"]}}";
+        assert_eq!(answered.text(), expected, "{name}");
+    }
+}
+
 /// A method that answers `{}` after `delay`, or never; streaming, it
 /// answers at once with a stream of `sent` messages `{}` that then stalls.
 struct Slow {
