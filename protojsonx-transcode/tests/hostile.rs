@@ -535,8 +535,28 @@ impl Method for Slow {
     }
 }
 
+/// A server-streaming method whose stream sends `0` messages `{}` and
+/// ends, built with `unfold`, which panics when polled after its end.
+struct Ends(usize);
+
+impl Method for Ends {
+    fn streaming(&self) -> Streaming {
+        Streaming::Server
+    }
+
+    fn call(&self, _: Call) -> BoxFuture<'static, Result<Answer, CallError>> {
+        let items = futures_util::stream::unfold(self.0, |left| async move {
+            let left = left.checked_sub(1)?;
+            Some((Ok(b"{}".to_vec()), left))
+        });
+        let items = items.boxed();
+        let metadata = tonic::metadata::MetadataMap::new();
+        Box::pin(async move { Ok(Answer::Stream { items, metadata }) })
+    }
+}
+
 /// A router of one binding, `GET /v1/wait`, served by `method`.
-fn router_of(method: Slow) -> Router {
+fn router_of(method: impl Method) -> Router {
     let empty = SchemaMessage {
         full_name: "test.Empty".into(),
         fields: Vec::new().into(),
@@ -602,6 +622,24 @@ async fn a_grpc_timeout_ends_a_stalled_stream() {
     assert_eq!(answered.status, StatusCode::OK);
     let expected = format!("[{{}},{{}},{{\"error\":{{\"code\":4,\"message\":\"{EXPIRED}\"}}}}]");
     assert_eq!(answered.text(), expected);
+}
+
+/// A server stream is not polled after it ends, even when it ends before
+/// its first message, with or without a `grpc-timeout`: each is answered
+/// with the messages it sent.
+#[tokio::test]
+async fn a_stream_is_not_polled_after_its_end() {
+    for (sent, answer) in [(0, "[]"), (2, "[{},{}]")] {
+        let router = router_of(Ends(sent));
+        for headers in [&[][..], &[("grpc-timeout", &b"10S"[..])]] {
+            let mut headers = headers.to_vec();
+            headers.push(("accept", b"application/json"));
+            let get = request("GET", "/v1/wait", &headers, Body::empty());
+            let answered = serve(&router, get).await;
+            assert_eq!(answered.status, StatusCode::OK);
+            assert_eq!(answered.text(), answer);
+        }
+    }
 }
 
 /// `grpc-timeout` values that are not digits and a unit (at most eight
