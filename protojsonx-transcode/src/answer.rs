@@ -98,12 +98,15 @@ pub(crate) fn message(json: Vec<u8>, metadata: &MetadataMap) -> Response<Body> {
 /// with its status's HTTP status; later failures end the body with an error
 /// item (`{"error":{...}}`, or an `error` event).
 pub(crate) async fn stream(
-    mut items: stream::BoxStream<'static, Result<Vec<u8>, tonic::Status>>,
+    items: stream::BoxStream<'static, Result<Vec<u8>, tonic::Status>>,
     metadata: &MetadataMap,
     framing: Framing,
     status_json: StatusJson,
     options: EncodeOptions,
 ) -> Response<Body> {
+    // Fused: a stream that ends before its first item is chained after
+    // that item below, and streams may panic when polled after their end.
+    let mut items = items.fuse();
     let first = match items.next().await {
         Some(Err(status)) => return error(&status, &status_json, &options),
         first => first,

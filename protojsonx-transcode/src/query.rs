@@ -12,7 +12,9 @@
 //! grpc-gateway and Envoy's `grpc_json_transcoder` differ, the stricter:
 //!
 //! - The query string is `application/x-www-form-urlencoded` (`+` is a
-//!   space, percent escapes are decoded). A name is a field path with dots
+//!   space, percent escapes are decoded; a name or value whose escapes
+//!   decode to bytes that are not UTF-8 is an error, as it is in a path
+//!   variable, rather than changed). A name is a field path with dots
 //!   (`shelf.theme`), each segment a field's `.proto` name or JSON name.
 //!   The document's keys are JSON names.
 //! - Values are JSON strings of the text (ProtoJSON reads numbers, 64-bit
@@ -226,14 +228,27 @@ impl Params {
                 }
             }
         }
-        let pairs = form_urlencoded::parse(query.unwrap_or_default().as_bytes());
-        for (count, (name, value)) in pairs.enumerate() {
+        let pairs = query
+            .unwrap_or_default()
+            .split('&')
+            .filter(|pair| !pair.is_empty())
+            .map(|pair| pair.split_once('=').unwrap_or((pair, "")));
+        for (count, (raw_name, raw_value)) in pairs.enumerate() {
             if count == MAX_PARAMETERS {
                 return Err(ParamError {
                     message: format!("more than {MAX_PARAMETERS} query parameters"),
                     parameter: None,
                 });
             }
+            let (Some(name), Some(value)) = (form_decode(raw_name), form_decode(raw_value)) else {
+                return Err(ParamError {
+                    message: format!(
+                        "query parameter `{}` is not UTF-8 once decoded",
+                        shown(raw_name)
+                    ),
+                    parameter: Some(raw_name.to_owned()),
+                });
+            };
             let origin = Origin::Query(name.into_owned());
             let added = if *body == Body::Whole {
                 Added::Unknown {
@@ -668,6 +683,31 @@ fn too_deep(origin: Origin) -> ParamError {
     }
 }
 
+/// `text` as `application/x-www-form-urlencoded` decodes it (`+` is a
+/// space; a `%` not followed by two hex digits stays as it is), or `None`
+/// when its escapes decode to bytes that are not UTF-8.
+fn form_decode(text: &str) -> Option<Cow<'_, str>> {
+    if !text.contains(['+', '%']) {
+        return Some(Cow::Borrowed(text));
+    }
+    let bytes = text.as_bytes();
+    let hex = |i: usize| bytes.get(i).and_then(|&b| char::from(b).to_digit(16));
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match (bytes[i], hex(i + 1), hex(i + 2)) {
+            (b'+', _, _) => out.push(b' '),
+            (b'%', Some(high), Some(low)) => {
+                out.push((high << 4 | low) as u8);
+                i += 2;
+            }
+            (byte, _, _) => out.push(byte),
+        }
+        i += 1;
+    }
+    String::from_utf8(out).ok().map(Cow::Owned)
+}
+
 /// `name`, cut after [`SHOWN`] characters, for an error message.
 fn shown(name: &str) -> Cow<'_, str> {
     match name.char_indices().nth(SHOWN) {
@@ -1061,12 +1101,20 @@ mod tests {
     }
 
     #[test]
-    fn unicode_is_kept_and_bad_utf8_replaced() {
+    fn unicode_is_kept_and_bad_utf8_refused() {
         assert_eq!(
             ok("name=%C3%A9%E2%82%AC%F0%9F%98%80&tags=日本"),
             "{\"name\":\"é€😀\",\"tags\":[\"日本\"]}"
         );
-        assert_eq!(ok("name=%FF"), "{\"name\":\"\u{fffd}\"}");
+        assert_eq!(ok("name=%EF%BF%BD"), "{\"name\":\"\u{fffd}\"}");
+        assert_eq!(
+            err("name=%FF"),
+            "query parameter `name` is not UTF-8 once decoded"
+        );
+        assert_eq!(
+            err("tags=a&na%C3me=x"),
+            "query parameter `na%C3me` is not UTF-8 once decoded"
+        );
     }
 
     #[test]
@@ -1561,7 +1609,10 @@ mod tests {
             let mut violation = bad_request::FieldViolation::default();
             let error = merge(
                 &mut violation,
-                &params_of(FIELD_VIOLATION, "field=f&localizedMessage.locale=%FF%00"),
+                &params_of(
+                    FIELD_VIOLATION,
+                    "field=f&localizedMessage.locale=%EF%BF%BD%00",
+                ),
             );
             // A string with a replacement character and NUL is a valid string.
             assert_eq!(error, Ok(()));

@@ -396,6 +396,7 @@ impl Inner {
             encode: self.options.encode,
         };
         let framing = Framing::of(&parts.headers);
+        let deadline = timeout.and_then(|limit| tokio::time::Instant::now().checked_add(limit));
         let called = route.method.call(call);
         let result = match timeout {
             Some(limit) => tokio::time::timeout(limit, called)
@@ -423,6 +424,10 @@ impl Inner {
                             .map(move |item| item.map(|json| response_field(&json, &field)))
                             .boxed()
                     }
+                    None => items,
+                };
+                let items = match deadline {
+                    Some(deadline) => until(items, deadline, route.name.clone()),
                     None => items,
                 };
                 Ok(answer::stream(
@@ -523,7 +528,9 @@ impl Inner {
     }
 
     /// The request metadata: `grpc-metadata-*` headers without the prefix,
-    /// and the forwarded headers as they are.
+    /// and the forwarded headers as they are. Values that gRPC metadata
+    /// cannot hold (anything but printable ASCII and spaces) are left out,
+    /// as are `-bin` keys.
     fn metadata(&self, headers: &HeaderMap) -> MetadataMap {
         let mut metadata = MetadataMap::new();
         for (name, value) in headers {
@@ -532,7 +539,7 @@ impl Inner {
                 None if self.options.forward_headers.contains(name) => name.as_str(),
                 None => continue,
             };
-            if key.ends_with("-bin") {
+            if key.ends_with("-bin") || !value.as_bytes().iter().all(|b| matches!(b, b' '..=b'~')) {
                 continue;
             }
             if let (Ok(key), Ok(value)) = (
@@ -595,6 +602,41 @@ fn response_field(json: &[u8], field: &SchemaField) -> Vec<u8> {
             .map(|raw| raw.get().as_bytes().to_vec())
     });
     found.unwrap_or_else(|| field.default_json().into_owned().into_bytes())
+}
+
+/// `items`, ended with `DEADLINE_EXCEEDED` at `deadline` (the call's
+/// `grpc-timeout`) unless they end before: the router stops waiting for a
+/// stream's messages, the first included, as it stops waiting for a unary
+/// answer.
+fn until(
+    items: futures_util::stream::BoxStream<'static, Result<Vec<u8>, tonic::Status>>,
+    deadline: tokio::time::Instant,
+    name: String,
+) -> futures_util::stream::BoxStream<'static, Result<Vec<u8>, tonic::Status>> {
+    use futures_util::StreamExt;
+    use futures_util::future::{Either, select};
+    let expired = Box::pin(tokio::time::sleep_until(deadline));
+    futures_util::stream::unfold(Some((items, expired)), move |state| {
+        let name = name.clone();
+        async move {
+            let (mut items, mut expired) = state?;
+            let next = match select(items.next(), &mut expired).await {
+                Either::Left((item, _)) => Some(item),
+                Either::Right(_) => None,
+            };
+            match next {
+                Some(Some(item)) => Some((item, Some((items, expired)))),
+                Some(None) => None,
+                None => Some((
+                    Err(tonic::Status::deadline_exceeded(format!(
+                        "{name} gave no answer within the grpc-timeout"
+                    ))),
+                    None,
+                )),
+            }
+        }
+    })
+    .boxed()
 }
 
 /// The deadline a `grpc-timeout` value gives (`100m`, `5S`: digits then a
