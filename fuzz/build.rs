@@ -1,5 +1,6 @@
 //! Generates the transcode target's service: the shop test service of
-//! protojsonx-transcode (its tests/proto/shop/v1/shop.proto), as that
+//! protojsonx-transcode's end-to-end tests
+//! (protojsonx-transcode/e2e/proto/shop/v1/shop.proto), as that
 //! crate's own build script does for its tests (prost structs and tonic's
 //! server trait, then their ProtoJSON with the generated HTTP routes). The
 //! crate's generated code lives in its OUT_DIR, which this crate cannot
@@ -8,10 +9,10 @@
 use std::error::Error;
 
 const INCLUDES: [&str; 2] = [
-    "../protojsonx-transcode/tests/proto",
+    "../protojsonx-transcode/e2e/proto",
     "../protojsonx-transcode/proto",
 ];
-const SHOP: &str = "../protojsonx-transcode/tests/proto/shop/v1/shop.proto";
+const SHOP: &str = "../protojsonx-transcode/e2e/proto/shop/v1/shop.proto";
 
 fn main() -> Result<(), Box<dyn Error>> {
     println!("cargo:rerun-if-changed={SHOP}");

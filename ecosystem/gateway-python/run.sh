@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `protojsonx gateway` in front of a gRPC server that is not Rust: a Python
-# grpcio server (server.py) of protojsonx-transcode/tests/proto/shop/v1/shop.proto.
+# grpcio server (server.py) of protojsonx-transcode/e2e/proto/shop/v1/shop.proto.
 # Python's grpc_tools.protoc writes the stubs and the descriptor set the
 # gateway is given (--include_imports); curl sends HTTP/JSON requests (path
 # variables, query parameters of several types, a body, server streaming
@@ -43,7 +43,7 @@ rm -rf "$gen"
 mkdir -p "$gen"
 well_known=$("$python" -c 'import grpc_tools, os; print(os.path.join(os.path.dirname(grpc_tools.__file__), "_proto"))')
 "$python" -m grpc_tools.protoc \
-    -I "$root/protojsonx-transcode/tests/proto" -I "$root/protojsonx-transcode/proto" -I "$well_known" \
+    -I "$root/protojsonx-transcode/e2e/proto" -I "$root/protojsonx-transcode/proto" -I "$well_known" \
     --python_out="$gen" --grpc_python_out="$gen" \
     --include_imports --descriptor_set_out="$gen/shop.binpb" \
     shop/v1/shop.proto

@@ -1,4 +1,4 @@
-"""The shop service of protojsonx-transcode/tests/proto/shop/v1/shop.proto
+"""The shop service of protojsonx-transcode/e2e/proto/shop/v1/shop.proto
 in Python grpcio: the upstream of ecosystem/gateway-python/run.sh, which puts
 `protojsonx gateway` in front of it.
 

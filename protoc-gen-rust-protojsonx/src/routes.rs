@@ -1,14 +1,22 @@
 //! The services whose methods have `google.api.http` rules, resolved for
 //! [`Config::http_routes`](crate::Config::http_routes): each method's Rust
-//! names, its bindings, and the schema table of every message the routes
-//! read or write (names, JSON names and JSON forms of their fields), which
-//! `protojsonx-transcode` fills requests from.
+//! name, its bindings, and the schema table of every message the routes
+//! read or write, which `protojsonx-transcode` fills requests from. Every
+//! binding is checked here, as the router would check it, so that a rule
+//! it cannot serve fails generation rather than the program's start.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
 use prost::Message as _;
 use prost_types::field_descriptor_proto::{Label, Type};
-use prost_types::{DescriptorProto, FileDescriptorProto};
+use prost_types::{DescriptorProto, FieldDescriptorProto, FileDescriptorProto};
+use protojsonx_transcode::rule::{self, Binding};
+use protojsonx_transcode::schema::{
+    self, Cardinality, FieldKind, Schema, SchemaField, SchemaMessage,
+};
+use protojsonx_transcode::template::PathMatcher;
+use protojsonx_transcode::types::api::HttpRule;
 
 use crate::ident;
 
@@ -49,53 +57,8 @@ pub struct Method {
     pub bindings: Vec<Binding>,
 }
 
-/// One binding of a rule, as the rule spells it (`""` for no body).
-#[derive(Debug, PartialEq, Eq)]
-pub struct Binding {
-    pub method: String,
-    pub path: String,
-    pub body: String,
-    pub response_body: String,
-}
-
-/// A message of the schema table.
-#[derive(Debug)]
-pub struct SchemaMessage {
-    pub full_name: String,
-    pub fields: Vec<SchemaField>,
-}
-
-/// A field of the schema table.
-#[derive(Debug)]
-pub struct SchemaField {
-    pub name: String,
-    pub json_name: String,
-    pub kind: SchemaKind,
-    pub cardinality: Cardinality,
-}
-
-/// The JSON form of a field's values (`protojsonx_transcode::schema::FieldKind`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SchemaKind {
-    Bool,
-    /// An enum, with the name of its default value (`None` for `NullValue`).
-    Enum(Option<String>),
-    Number,
-    Int64,
-    Text,
-    WellKnown,
-    Message(usize),
-}
-
-/// How many values a field holds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Cardinality {
-    Singular,
-    Repeated,
-    Map,
-}
-
-/// The services of `files` named in `to_generate` with HTTP rules, by package.
+/// The services of `files` named in `to_generate` with HTTP rules, by
+/// package, their bindings checked.
 pub fn services(
     files: &[FileDescriptorProto],
     to_generate: &[String],
@@ -109,43 +72,28 @@ pub fn services(
     {
         for service in &file.service {
             let full_name = qualified(file.package(), service.name());
-            let mut methods = Vec::new();
-            for method in &service.method {
-                let Some(rule) = rules.get(&format!("{full_name}.{}", method.name())) else {
-                    continue;
-                };
-                let rule = HttpRule::decode(rule.as_slice()).map_err(|e| {
-                    format!(
-                        "{full_name}.{}: its google.api.http rule: {e}",
-                        method.name()
-                    )
-                })?;
-                methods.push(Method {
-                    grpc_path: format!("/{full_name}/{}", method.name()),
-                    rust_name: ident::to_snake(method.name()),
-                    request: method.input_type().trim_start_matches('.').to_string(),
-                    response: method.output_type().trim_start_matches('.').to_string(),
-                    client_streaming: method.client_streaming(),
-                    server_streaming: method.server_streaming(),
-                    bindings: bindings(&rule)
-                        .map_err(|e| format!("{full_name}.{}: {e}", method.name()))?,
-                });
-            }
+            let methods = service
+                .method
+                .iter()
+                .filter_map(|method| {
+                    let rule = rules.get(&format!("{full_name}.{}", method.name()))?;
+                    Some(resolve(&full_name, method, rule))
+                })
+                .collect::<Result<Vec<_>, String>>()?;
             if methods.is_empty() {
                 continue;
             }
             let roots = methods.iter().flat_map(|m| [&m.request, &m.response]);
             let schema = index.schema(roots)?;
+            check(&full_name, &methods, &schema)?;
+            let snake = ident::to_snake(service.name());
+            let snake = snake.trim_start_matches("r#");
             out.entry(file.package().to_string())
                 .or_default()
                 .push(Service {
-                    routes_fn: format!(
-                        "{}_routes",
-                        ident::to_snake(service.name()).trim_start_matches("r#")
-                    ),
+                    routes_fn: format!("{snake}_routes"),
                     server_trait: format!(
-                        "{}_server::{}",
-                        ident::to_snake(service.name()).trim_start_matches("r#"),
+                        "{snake}_server::{}",
                         ident::to_upper_camel(service.name())
                     ),
                     full_name,
@@ -157,6 +105,45 @@ pub fn services(
     Ok(out)
 }
 
+/// One method of `service` with its encoded rule.
+fn resolve(
+    service: &str,
+    method: &prost_types::MethodDescriptorProto,
+    rule: &[u8],
+) -> Result<Method, String> {
+    let fail = |why: String| format!("{service}.{}: {why}", method.name());
+    let rule =
+        HttpRule::decode(rule).map_err(|e| fail(format!("its google.api.http rule: {e}")))?;
+    Ok(Method {
+        grpc_path: format!("/{service}/{}", method.name()),
+        rust_name: ident::to_snake(method.name()),
+        request: method.input_type().trim_start_matches('.').to_string(),
+        response: method.output_type().trim_start_matches('.').to_string(),
+        client_streaming: method.client_streaming(),
+        server_streaming: method.server_streaming(),
+        bindings: rule::bindings(&rule).map_err(|e| fail(e.to_string()))?,
+    })
+}
+
+/// Checks every binding of a service as its router will: against the
+/// methods' messages, and no two bindings of one method and template.
+fn check(service: &str, methods: &[Method], messages: &[SchemaMessage]) -> Result<(), String> {
+    let schema = Schema::new(messages.to_vec());
+    let mut matcher = PathMatcher::new();
+    for method in methods {
+        let fail = |why: String| format!("{service}: {}: {why}", method.grpc_path);
+        for binding in &method.bindings {
+            let checked = binding
+                .check(&schema, &method.request, &method.response)
+                .map_err(|e| fail(e.to_string()))?;
+            matcher
+                .insert(&binding.method, checked.template, ())
+                .map_err(|e| fail(e.to_string()))?;
+        }
+    }
+    Ok(())
+}
+
 fn qualified(package: &str, name: &str) -> String {
     if package.is_empty() {
         name.to_string()
@@ -165,38 +152,8 @@ fn qualified(package: &str, name: &str) -> String {
     }
 }
 
-/// The bindings of a rule: its own, then its additional bindings'.
-fn bindings(rule: &HttpRule) -> Result<Vec<Binding>, String> {
-    let mut out = vec![binding(rule)?];
-    for extra in &rule.additional_bindings {
-        if !extra.additional_bindings.is_empty() {
-            return Err("an additional binding has additional bindings of its own".into());
-        }
-        out.push(binding(extra)?);
-    }
-    Ok(out)
-}
-
-fn binding(rule: &HttpRule) -> Result<Binding, String> {
-    use http_rule::Pattern;
-    let (method, path) = match &rule.pattern {
-        Some(Pattern::Get(path)) => ("GET", path),
-        Some(Pattern::Put(path)) => ("PUT", path),
-        Some(Pattern::Post(path)) => ("POST", path),
-        Some(Pattern::Delete(path)) => ("DELETE", path),
-        Some(Pattern::Patch(path)) => ("PATCH", path),
-        Some(Pattern::Custom(custom)) => (custom.kind.as_str(), &custom.path),
-        None => return Err("a google.api.http rule has no pattern".into()),
-    };
-    Ok(Binding {
-        method: method.to_string(),
-        path: path.clone(),
-        body: rule.body.clone(),
-        response_body: rule.response_body.clone(),
-    })
-}
-
-/// Every message of the files by full name (without the leading dot).
+/// Every message of the files by full name (without the leading dot), and
+/// every enum's default value.
 struct TypeIndex<'a> {
     messages: HashMap<String, &'a DescriptorProto>,
     enum_defaults: HashMap<String, String>,
@@ -239,7 +196,7 @@ impl<'a> TypeIndex<'a> {
     }
 
     /// The schema of every message reachable from `roots`, in the order
-    /// they are first reached.
+    /// they are first reached (the gateway's order).
     fn schema<'r>(
         &self,
         roots: impl Iterator<Item = &'r String>,
@@ -255,25 +212,26 @@ impl<'a> TypeIndex<'a> {
             positions.insert(name.clone(), order.len());
             order.push(name);
             for field in &message.field {
+                let type_name = field.type_name().trim_start_matches('.');
                 if matches!(field.r#type(), Type::Message | Type::Group)
-                    && well_known(field.type_name()).is_none()
+                    && schema::well_known(type_name).is_none()
                 {
-                    queue.push_back(field.type_name().trim_start_matches('.').to_string());
+                    queue.push_back(type_name.to_string());
                 }
             }
         }
         order
             .iter()
             .map(|name| {
-                let message = self.message(name)?;
-                let fields = message
+                let fields: Vec<SchemaField> = self
+                    .message(name)?
                     .field
                     .iter()
                     .map(|f| self.field(f, &positions))
-                    .collect::<Result<_, String>>()?;
+                    .collect();
                 Ok(SchemaMessage {
-                    full_name: name.clone(),
-                    fields,
+                    full_name: Cow::Owned(name.clone()),
+                    fields: fields.into(),
                 })
             })
             .collect()
@@ -288,99 +246,48 @@ impl<'a> TypeIndex<'a> {
 
     fn field(
         &self,
-        field: &prost_types::FieldDescriptorProto,
+        field: &FieldDescriptorProto,
         positions: &HashMap<String, usize>,
-    ) -> Result<SchemaField, String> {
+    ) -> SchemaField {
         let type_name = field.type_name().trim_start_matches('.');
-        let map = field.label() == Label::Repeated
-            && matches!(field.r#type(), Type::Message)
-            && self
-                .messages
-                .get(type_name)
-                .is_some_and(|m| m.options.as_ref().is_some_and(|o| o.map_entry()));
-        let kind = match field.r#type() {
-            Type::Bool => SchemaKind::Bool,
-            Type::Int64 | Type::Uint64 | Type::Sint64 | Type::Fixed64 | Type::Sfixed64 => {
-                SchemaKind::Int64
-            }
-            Type::String | Type::Bytes => SchemaKind::Text,
-            Type::Enum if type_name == "google.protobuf.NullValue" => SchemaKind::Enum(None),
-            Type::Enum => SchemaKind::Enum(self.enum_defaults.get(type_name).cloned()),
-            Type::Message | Type::Group => match well_known(field.type_name()) {
-                Some(kind) => kind,
-                None => SchemaKind::Message(positions[type_name]),
-            },
-            _ => SchemaKind::Number,
+        let is_map_entry = |name: &str| {
+            self.messages
+                .get(name)
+                .is_some_and(|m| m.options.as_ref().is_some_and(|o| o.map_entry()))
         };
-        Ok(SchemaField {
-            name: field.name().to_string(),
-            json_name: field
-                .json_name
-                .clone()
-                .unwrap_or_else(|| ident::json_name(field.name())),
-            kind,
-            cardinality: if map {
+        let cardinality = match field.label() {
+            Label::Repeated if field.r#type() == Type::Message && is_map_entry(type_name) => {
                 Cardinality::Map
-            } else if field.label() == Label::Repeated {
-                Cardinality::Repeated
-            } else {
-                Cardinality::Singular
+            }
+            Label::Repeated => Cardinality::Repeated,
+            _ => Cardinality::Singular,
+        };
+        let kind = match field.r#type() {
+            Type::Bool => FieldKind::Bool,
+            Type::Int64 | Type::Uint64 | Type::Sint64 | Type::Fixed64 | Type::Sfixed64 => {
+                FieldKind::Int64
+            }
+            Type::String | Type::Bytes => FieldKind::Text,
+            Type::Enum if type_name == "google.protobuf.NullValue" => {
+                FieldKind::Enum { default: None }
+            }
+            Type::Enum => FieldKind::Enum {
+                default: self.enum_defaults.get(type_name).cloned().map(Cow::Owned),
             },
-        })
-    }
-}
-
-/// The kind of a well-known message whose JSON is not an object of its
-/// fields, as `protojsonx_transcode::schema::well_known` has it.
-fn well_known(type_name: &str) -> Option<SchemaKind> {
-    match type_name.strip_prefix(".google.protobuf.")? {
-        "BoolValue" => Some(SchemaKind::Bool),
-        "Timestamp" | "Duration" | "FieldMask" | "DoubleValue" | "FloatValue" | "Int64Value"
-        | "UInt64Value" | "Int32Value" | "UInt32Value" | "StringValue" | "BytesValue" | "Value" => {
-            Some(SchemaKind::WellKnown)
+            Type::Message | Type::Group => schema::well_known(type_name)
+                .unwrap_or_else(|| FieldKind::Message(positions[type_name])),
+            _ => FieldKind::Number,
+        };
+        SchemaField {
+            name: Cow::Owned(field.name().to_string()),
+            json_name: Cow::Owned(
+                field
+                    .json_name
+                    .clone()
+                    .unwrap_or_else(|| ident::json_name(field.name())),
+            ),
+            kind,
+            cardinality,
         }
-        _ => None,
     }
-}
-
-/// `google.api.HttpRule`, as much of it as routes read (googleapis'
-/// `google/api/http.proto`).
-#[derive(Clone, PartialEq, prost::Message)]
-struct HttpRule {
-    #[prost(string, tag = "7")]
-    body: String,
-    #[prost(string, tag = "12")]
-    response_body: String,
-    #[prost(message, repeated, tag = "11")]
-    additional_bindings: Vec<HttpRule>,
-    #[prost(oneof = "http_rule::Pattern", tags = "2, 3, 4, 5, 6, 8")]
-    pattern: Option<http_rule::Pattern>,
-}
-
-mod http_rule {
-    /// The HTTP method and path template of a rule.
-    #[derive(Clone, PartialEq, prost::Oneof)]
-    pub(super) enum Pattern {
-        #[prost(string, tag = "2")]
-        Get(String),
-        #[prost(string, tag = "3")]
-        Put(String),
-        #[prost(string, tag = "4")]
-        Post(String),
-        #[prost(string, tag = "5")]
-        Delete(String),
-        #[prost(string, tag = "6")]
-        Patch(String),
-        #[prost(message, tag = "8")]
-        Custom(super::CustomHttpPattern),
-    }
-}
-
-/// `google.api.CustomHttpPattern`.
-#[derive(Clone, PartialEq, prost::Message)]
-struct CustomHttpPattern {
-    #[prost(string, tag = "1")]
-    kind: String,
-    #[prost(string, tag = "2")]
-    path: String,
 }

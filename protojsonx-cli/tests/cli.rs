@@ -481,8 +481,8 @@ fn usage_errors_exit_2_and_help_tells_everything() {
 }
 
 /// The transcoding crate's test service, its directory and its file.
-const SHOP_INCLUDE: &str = "../../protojsonx-transcode/tests/proto";
-const SHOP_PROTO: &str = "../../protojsonx-transcode/tests/proto/shop/v1/shop.proto";
+const SHOP_INCLUDE: &str = "../../protojsonx-transcode/e2e/proto";
+const SHOP_PROTO: &str = "../../protojsonx-transcode/e2e/proto/shop/v1/shop.proto";
 
 /// A `protojsonx gateway` process, killed when dropped.
 struct Gateway {

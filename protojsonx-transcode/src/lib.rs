@@ -17,18 +17,23 @@
 //! the request, calls, and writes the answer; [`answer`] frames it (streams
 //! by `Accept`) or writes the [`status`] as a `google.rpc.Status`.
 
+#[cfg(feature = "router")]
 pub mod answer;
 #[cfg(feature = "gateway")]
 pub mod gateway;
+#[cfg(feature = "router")]
 pub mod method;
 pub mod query;
+#[cfg(feature = "router")]
 pub mod router;
 pub mod rule;
 pub mod schema;
+#[cfg(feature = "router")]
 pub mod status;
 pub mod template;
 pub mod types;
 
+#[cfg(feature = "router")]
 #[doc(hidden)]
 #[path = "private.rs"]
 pub mod __private;

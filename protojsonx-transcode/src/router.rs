@@ -19,10 +19,10 @@ use tonic::metadata::{MetadataKey, MetadataMap, MetadataValue};
 
 use crate::answer::{self, Framing, StatusJson};
 use crate::method::{Answer, Call, CallError, Method, Streaming};
-use crate::query::{self, Params, UnknownParameters};
+use crate::query::{Params, UnknownParameters};
 use crate::rule::{Binding as RuleBinding, Body as BodyRule};
 use crate::schema::{Schema, SchemaField};
-use crate::template::{Binding, Lookup, PathMatcher, PathTemplate};
+use crate::template::{Binding, Lookup, PathMatcher};
 
 /// How a router reads requests and writes answers.
 #[derive(Clone)]
@@ -172,52 +172,22 @@ impl RouterBuilder {
         method: Arc<dyn Method>,
     ) -> Result<&mut Self, RouteError> {
         let fail = |why: String| RouteError {
-            message: format!("{name}: `{} {}`: {why}", binding.method, binding.path),
+            message: format!("{name}: {why}"),
         };
-        let index = |full_name: &str| {
-            self.schema
-                .index_of(full_name)
-                .ok_or_else(|| fail(format!("the schema has no message `{full_name}`")))
-        };
-        let (request, response) = (index(request)?, index(response)?);
-        let template = PathTemplate::parse(&binding.path).map_err(|e| fail(e.to_string()))?;
-        for variable in template.variables() {
-            query::check_variable(&self.schema, request, &variable.field_path).map_err(&fail)?;
-        }
-        let top_field = |message: usize, field: &str, what: &str| {
-            self.schema
-                .message(message)
-                .fields
-                .iter()
-                .find(|f| f.name == field)
-                .cloned()
-                .ok_or_else(|| {
-                    fail(format!(
-                        "the {what} `{field}` is not a field of the message"
-                    ))
-                })
-        };
-        let body_key = match &binding.body {
-            BodyRule::Field(field) => {
-                Some(top_field(request, field, "body")?.json_name.into_owned())
-            }
-            _ => None,
-        };
-        let response_body = match &binding.response_body {
-            Some(field) => Some(top_field(response, field, "response body")?),
-            None => None,
-        };
+        let checked = binding
+            .check(&self.schema, request, response)
+            .map_err(|e| fail(e.to_string()))?;
         let route = Route {
             name: name.to_owned(),
             body: binding.body.clone(),
-            body_key,
-            response_body,
-            request,
+            body_key: checked.body_key,
+            response_body: checked.response_body,
+            request: checked.request,
             method,
         };
         self.matcher
-            .insert(&binding.method, template, route)
-            .map_err(|e| fail(e.to_string()))?;
+            .insert(&binding.method, checked.template, route)
+            .map_err(|e| fail(format!("`{} {}`: {e}", binding.method, binding.path)))?;
         Ok(self)
     }
 

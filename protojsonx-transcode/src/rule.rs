@@ -3,6 +3,9 @@
 
 use std::fmt;
 
+use crate::query;
+use crate::schema::{Schema, SchemaField};
+use crate::template::PathTemplate;
 use crate::types::api::{HttpRule, http_rule::Pattern};
 
 /// One way of calling a method over HTTP: a rule or one of its additional
@@ -30,6 +33,75 @@ pub enum Body {
     Whole,
     /// `body: "field"`: the body is that top-level field's value (its `.proto` name).
     Field(String),
+}
+
+/// A binding checked against its method's messages, ready to route.
+#[derive(Debug, Clone)]
+pub struct Checked {
+    /// The request message's index in the schema.
+    pub request: usize,
+    /// The parsed path template.
+    pub template: PathTemplate,
+    /// The JSON name of the body field (`body: "field"`), the key of the
+    /// document `{"field": body}` the request is read from.
+    pub body_key: Option<String>,
+    /// The field `response_body` names.
+    pub response_body: Option<SchemaField>,
+}
+
+impl Binding {
+    /// Checks the binding against its method's `request` and `response`
+    /// messages (full names) in `schema`: a template that parses, whose
+    /// variables name fields a path can fill, and body and response body
+    /// naming top-level fields. The generator checks generated routes so,
+    /// and routers check every binding again when they are built.
+    pub fn check(
+        &self,
+        schema: &Schema,
+        request: &str,
+        response: &str,
+    ) -> Result<Checked, RuleError> {
+        let fail = |why: String| RuleError {
+            message: format!("`{} {}`: {why}", self.method, self.path),
+        };
+        let index = |full_name: &str| {
+            schema
+                .index_of(full_name)
+                .ok_or_else(|| fail(format!("the schema has no message `{full_name}`")))
+        };
+        let (request, response) = (index(request)?, index(response)?);
+        let template = PathTemplate::parse(&self.path).map_err(|e| fail(e.to_string()))?;
+        for variable in template.variables() {
+            query::check_variable(schema, request, &variable.field_path).map_err(&fail)?;
+        }
+        let top_field = |message: usize, field: &str, what: &str| {
+            schema
+                .message(message)
+                .fields
+                .iter()
+                .find(|f| f.name == field)
+                .cloned()
+                .ok_or_else(|| {
+                    fail(format!(
+                        "the {what} `{field}` is not a field of the message"
+                    ))
+                })
+        };
+        let body_key = match &self.body {
+            Body::Field(field) => Some(top_field(request, field, "body")?.json_name.into_owned()),
+            _ => None,
+        };
+        let response_body = match &self.response_body {
+            Some(field) => Some(top_field(response, field, "response body")?),
+            None => None,
+        };
+        Ok(Checked {
+            request,
+            template,
+            body_key,
+            response_body,
+        })
+    }
 }
 
 /// An `HttpRule` that cannot be served, and why.

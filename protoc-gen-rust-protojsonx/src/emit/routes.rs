@@ -6,7 +6,10 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use super::{formatted, ident, path};
-use crate::routes::{Cardinality, Method, SchemaField, SchemaKind, Service};
+use protojsonx_transcode::rule::Body;
+use protojsonx_transcode::schema::{Cardinality, FieldKind, SchemaField};
+
+use crate::routes::{Method, Service};
 
 /// The formatted routes code of a package's services.
 pub fn package(services: &[Service]) -> String {
@@ -83,7 +86,13 @@ fn method(method: &Method) -> TokenStream {
     let name = &method.grpc_path;
     let (request_name, response_name) = (&method.request, &method.response);
     let bindings = method.bindings.iter().map(|b| {
-        let (verb, template, body, response_body) = (&b.method, &b.path, &b.body, &b.response_body);
+        let (verb, template) = (&b.method, &b.path);
+        let body = match &b.body {
+            Body::None => "",
+            Body::Whole => "*",
+            Body::Field(field) => field,
+        };
+        let response_body = b.response_body.as_deref().unwrap_or_default();
         quote!(rt::binding(#verb, #template, #body, #response_body))
     });
     let head = quote!(#name, [#request_name, #response_name], &[#(#bindings),*]);
@@ -109,16 +118,21 @@ fn method(method: &Method) -> TokenStream {
 }
 
 fn schema_field(field: &SchemaField) -> TokenStream {
-    let (proto, json) = (&field.name, &field.json_name);
+    let (proto, json) = (&*field.name, &*field.json_name);
     let kind = match &field.kind {
-        SchemaKind::Bool => quote!(FieldKind::Bool),
-        SchemaKind::Enum(Some(default)) => quote!(rt::enumeration(#default)),
-        SchemaKind::Enum(None) => quote!(FieldKind::Enum { default: None }),
-        SchemaKind::Number => quote!(FieldKind::Number),
-        SchemaKind::Int64 => quote!(FieldKind::Int64),
-        SchemaKind::Text => quote!(FieldKind::Text),
-        SchemaKind::WellKnown => quote!(FieldKind::WellKnown),
-        SchemaKind::Message(index) => {
+        FieldKind::Bool => quote!(FieldKind::Bool),
+        FieldKind::Enum {
+            default: Some(default),
+        } => {
+            let default = &**default;
+            quote!(rt::enumeration(#default))
+        }
+        FieldKind::Enum { default: None } => quote!(FieldKind::Enum { default: None }),
+        FieldKind::Number => quote!(FieldKind::Number),
+        FieldKind::Int64 => quote!(FieldKind::Int64),
+        FieldKind::Text => quote!(FieldKind::Text),
+        FieldKind::WellKnown => quote!(FieldKind::WellKnown),
+        FieldKind::Message(index) => {
             let index = Literal::usize_unsuffixed(*index);
             quote!(FieldKind::Message(#index))
         }

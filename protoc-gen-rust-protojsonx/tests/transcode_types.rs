@@ -1,11 +1,11 @@
-//! The checked-in `google.api` and `google.rpc` types (`src/types/*.rs`)
-//! are this workspace's generator's output (prost structs and their
+//! protojsonx-transcode's checked-in `google.api` and `google.rpc` types
+//! (`protojsonx-transcode/src/types/*.rs`) are this generator's output (prost structs and their
 //! ProtoJSON) for the checked-in `.proto` files under `proto/`. This test
 //! regenerates them and fails when a checked-in copy differs; bless a
 //! change on purpose with
 //!
 //! ```text
-//! PROTOJSONX_BLESS=1 cargo test -p protojsonx-transcode --test types
+//! PROTOJSONX_BLESS=1 cargo test -p protoc-gen-rust-protojsonx --test transcode_types
 //! ```
 
 use std::path::Path;
@@ -14,7 +14,7 @@ use protoc_gen_rust_protojsonx::Builder;
 
 #[test]
 fn checked_in_types_are_the_generators_output() {
-    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../protojsonx-transcode");
     let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("transcode-types");
     let _ = std::fs::remove_dir_all(&out);
     std::fs::create_dir_all(&out).unwrap();
@@ -64,7 +64,7 @@ fn checked_in_types_are_the_generators_output() {
 /// without them, is protox's encoding of the checked-in file.
 #[test]
 fn checked_in_status_descriptors_are_fresh() {
-    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../protojsonx-transcode");
     let made = protox::Compiler::new([crate_dir.join("proto")])
         .unwrap()
         .include_imports(true)

@@ -1,4 +1,4 @@
-//! The tests' shop service (tests/proto/shop/v1/shop.proto): a tonic
+//! The tests' shop service (proto/shop/v1/shop.proto): a tonic
 //! server that answers from its requests alone, and an HTTP client.
 
 #![allow(dead_code)]
