@@ -165,3 +165,43 @@ fn bad_parameters_fail_with_a_one_line_error() {
     assert!(stderr.contains("unknown parameter `colour`"), "{stderr}");
     assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
 }
+
+/// Under protoc, `http_routes` sees the methods' `google.api.http` rules
+/// (the plugin reads them from the encoded request: decoding drops custom
+/// options) and writes the same routes as the build.rs front end.
+#[test]
+fn http_routes_under_protoc_equal_the_builders() {
+    let protoc = protoc_bin_vendored::protoc_bin_path().unwrap();
+    let include = protoc_bin_vendored::include_path().unwrap();
+    let plugin = env!("CARGO_BIN_EXE_protoc-gen-rust-protojsonx");
+    let shop = workspace().join("protojsonx-transcode/e2e/proto");
+    let annotations = workspace().join("protojsonx-transcode/proto");
+    let out = scratch("plugin-http-routes");
+    let status = Command::new(protoc)
+        .arg(format!("--plugin=protoc-gen-rust-protojsonx={plugin}"))
+        .arg(format!("--rust-protojsonx_out={}", out.display()))
+        .arg("--rust-protojsonx_opt=json_only,http_routes")
+        .arg(format!("--proto_path={}", shop.display()))
+        .arg(format!("--proto_path={}", annotations.display()))
+        .arg(format!("--proto_path={}", include.display()))
+        .arg("shop/v1/shop.proto")
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let built = scratch("builder-http-routes");
+    Builder::new()
+        .include(&shop)
+        .include(&annotations)
+        .out_dir(&built)
+        .configure(|c| {
+            c.json_only().http_routes();
+        })
+        .compile(&[shop.join("shop/v1/shop.proto")])
+        .unwrap();
+    let plugin_code = std::fs::read_to_string(out.join("shop.v1.protojsonx.rs")).unwrap();
+    assert!(plugin_code.contains("pub fn shop_routes<S: shop_server::Shop>("));
+    assert_eq!(
+        plugin_code,
+        std::fs::read_to_string(built.join("shop.v1.protojsonx.rs")).unwrap()
+    );
+}

@@ -1,0 +1,53 @@
+//! A router's options apply alike both ways: the whole corpus answered by
+//! the generated routes and by the gateway with proto names, enum numbers,
+//! default values written, unknown fields and query parameters ignored,
+//! and a header forwarded as metadata, gives the same exchanges, which
+//! show each option at work.
+
+mod common;
+
+use common::*;
+use protojsonx_runtime::{DecodeOptions, EncodeOptions};
+use protojsonx_transcode::query::UnknownParameters;
+use protojsonx_transcode::router::Options;
+
+fn options() -> Options {
+    Options::new()
+        .encode_options(
+            EncodeOptions::new()
+                .use_proto_names(true)
+                .enums_as_ints(true)
+                .emit_default_values(true),
+        )
+        .decode_options(DecodeOptions::new().ignore_unknown_fields(true))
+        .unknown_parameters(UnknownParameters::Ignore)
+        .forward_headers([http::header::HeaderName::from_static("x-trace")])
+}
+
+#[tokio::test]
+async fn options_apply_alike_both_ways() {
+    shop::v1::register_protojsonx_types();
+    let routes = shop::v1::shop_routes(Server, options());
+    let generated = run_corpus(http_server(routes.into_axum()).await).await;
+    let upstream = grpc_server().await;
+    let channel = tonic::transport::Endpoint::from_shared(format!("http://{upstream}"))
+        .unwrap()
+        .connect_lazy();
+    let pool = protojsonx_transcode::gateway::pool(DESCRIPTORS).unwrap();
+    let gateway = protojsonx_transcode::gateway::router(&pool, channel, options()).unwrap();
+    let through_gateway = run_corpus(http_server(gateway.into_axum()).await).await;
+    assert_eq!(generated, through_gateway);
+    for expected in [
+        // Proto names, enum numbers, defaults written.
+        r#"{"name":"shelves/1/items/2","title":"title of shelves/1/items/2","stock":"9007199254740993","tags":["a","b"],"kind":1,"archived":false}"#,
+        // An unknown query parameter ignored; `parent` bound by the path.
+        r#"{"request":{"parent":"shelves/1","page_size":0,"tags":[],"kind":0,"token":"","after_id":"0","ratio":0,"deep":false,"kinds":[]}}"#,
+        // An unknown body field ignored.
+        r#"{"name":"shelves/7/items/9","title":"old","stock":"0","tags":[],"kind":0,"archived":true}"#,
+    ] {
+        assert!(
+            generated.contains(expected),
+            "{expected}\nnot in\n{generated}"
+        );
+    }
+}
