@@ -10,20 +10,25 @@ const PROTO: &str = "proto/google/example/library/v1/library.proto";
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let out_dir = std::path::PathBuf::from(std::env::var("OUT_DIR")?);
     let mut protojsonx = protoc_gen_rust_protojsonx::Builder::new();
-    protojsonx.include("proto").configure(|c| {
-        c.json_only()
-            .http_routes()
-            // No message of the library names a google.api type: tonic
-            // writes none of them.
-            .extern_path(".google.api", "::protojsonx_transcode::types::api");
-    });
+    // googleapis' HTTP annotations, as protojsonx-transcode carries them.
+    let annotations = "../../protojsonx-transcode/proto";
+    protojsonx
+        .include("proto")
+        .include(annotations)
+        .configure(|c| {
+            c.json_only()
+                .http_routes()
+                // No message of the library names a google.api type: tonic
+                // writes none of them.
+                .extern_path(".google.api", "::protojsonx_transcode::types::api");
+        });
     let (fds, _) = protojsonx.file_descriptor_set(&[PROTO])?;
     tonic_prost_build::configure()
         .extern_path(".google.api", "::protojsonx_transcode::types::api")
         .compile_fds(fds)?;
     protojsonx.compile(&[PROTO])?;
     // protox's own encoding keeps the methods' options, which the gateway reads.
-    let set = protox::Compiler::new(["proto"])?
+    let set = protox::Compiler::new(["proto", annotations])?
         .include_imports(true)
         .open_file("google/example/library/v1/library.proto")?
         .encode_file_descriptor_set();

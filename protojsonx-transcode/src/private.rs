@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use futures_util::future::{BoxFuture, ready};
 use futures_util::{Stream, StreamExt};
-use protojsonx_runtime::ProtoJson;
+use protojsonx_runtime::{EncodeOptions, ProtoJson};
 
 use crate::answer::generated_status_json;
 use crate::method::{Answer, Call, CallError, Method, Streaming, unwritable};
@@ -161,6 +161,26 @@ fn request<Req: ProtoJson>(call: Call) -> Result<tonic::Request<Req>, CallError>
     ))
 }
 
+/// Calls `method` with the request `call`'s documents make, then `answer`
+/// with its response and the encode options: the part every in-process
+/// method shares.
+fn call_with<Req, R, Fut>(
+    call: Call,
+    method: &impl Fn(tonic::Request<Req>) -> Fut,
+    answer: impl FnOnce(tonic::Response<R>, EncodeOptions) -> Result<Answer, CallError> + Send + 'static,
+) -> BoxFuture<'static, Result<Answer, CallError>>
+where
+    Req: ProtoJson,
+    Fut: Future<Output = Result<tonic::Response<R>, tonic::Status>> + Send + 'static,
+{
+    let encode = call.encode;
+    let called = match request(call) {
+        Ok(request) => method(request),
+        Err(error) => return Box::pin(ready(Err(error))),
+    };
+    Box::pin(async move { answer(called.await?, encode) })
+}
+
 struct Unary<F, Req, Resp> {
     call: F,
     types: PhantomData<fn(Req) -> Resp>,
@@ -178,13 +198,8 @@ where
     }
 
     fn call(&self, call: Call) -> BoxFuture<'static, Result<Answer, CallError>> {
-        let encode = call.encode;
-        let called = match request(call) {
-            Ok(request) => (self.call)(request),
-            Err(error) => return Box::pin(ready(Err(error))),
-        };
-        Box::pin(async move {
-            let (metadata, message, _) = called.await?.into_parts();
+        call_with(call, &self.call, |response, encode| {
+            let (metadata, message, _) = response.into_parts();
             let json = encode.to_vec(&message).map_err(unwritable)?;
             Ok(Answer::Message { json, metadata })
         })
@@ -209,13 +224,8 @@ where
     }
 
     fn call(&self, call: Call) -> BoxFuture<'static, Result<Answer, CallError>> {
-        let encode = call.encode;
-        let called = match request(call) {
-            Ok(request) => (self.call)(request),
-            Err(error) => return Box::pin(ready(Err(error))),
-        };
-        Box::pin(async move {
-            let (metadata, items, _) = called.await?.into_parts();
+        call_with(call, &self.call, |response, encode| {
+            let (metadata, items, _) = response.into_parts();
             let items = items
                 .map(move |item| {
                     item.and_then(|message| encode.to_vec(&message).map_err(unwritable))

@@ -5,25 +5,11 @@
 mod common;
 
 use common::*;
-
-async fn gateway() -> std::net::SocketAddr {
-    let upstream = grpc_server().await;
-    let channel = tonic::transport::Endpoint::from_shared(format!("http://{upstream}"))
-        .unwrap()
-        .connect_lazy();
-    let pool = protojsonx_transcode::gateway::pool(DESCRIPTORS).unwrap();
-    let router = protojsonx_transcode::gateway::router(
-        &pool,
-        channel,
-        protojsonx_transcode::router::Options::new(),
-    )
-    .unwrap();
-    http_server(router.into_axum()).await
-}
+use protojsonx_transcode::router::Options;
 
 #[tokio::test]
 async fn the_gateway_answers_the_corpus() {
-    let addr = gateway().await;
+    let addr = http_server(gateway(Options::new()).await.into_axum()).await;
     golden("exchanges.txt", &run_corpus(addr).await);
 }
 
@@ -32,17 +18,8 @@ async fn an_unreachable_upstream_is_unavailable() {
     let closed = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let port = closed.local_addr().unwrap().port();
     drop(closed);
-    let channel = tonic::transport::Endpoint::from_shared(format!("http://127.0.0.1:{port}"))
-        .unwrap()
-        .connect_lazy();
-    let pool = protojsonx_transcode::gateway::pool(DESCRIPTORS).unwrap();
-    let router = protojsonx_transcode::gateway::router(
-        &pool,
-        channel,
-        protojsonx_transcode::router::Options::new(),
-    )
-    .unwrap();
-    let addr = http_server(router.into_axum()).await;
+    let upstream = std::net::SocketAddr::from(([127, 0, 0, 1], port));
+    let addr = http_server(gateway_to(upstream, Options::new()).into_axum()).await;
     let exchange = send(addr, "GET", "/v1/shelves/1/items/2", &[], "").await;
     assert_eq!(exchange.status, 503, "{exchange:?}");
     assert!(

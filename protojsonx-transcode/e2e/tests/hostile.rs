@@ -31,22 +31,6 @@ use common::*;
 /// than any needs, so that a hang fails the test instead of stalling it.
 const PATIENCE: Duration = Duration::from_secs(20);
 
-/// The shop's generated routes, calling the test service in process.
-fn generated(options: Options) -> Router {
-    shop::v1::register_protojsonx_types();
-    shop::v1::shop_routes(Server, options)
-}
-
-/// The gateway in front of the test service, served over loopback.
-async fn gateway(options: Options) -> Router {
-    let upstream = grpc_server().await;
-    let channel = tonic::transport::Endpoint::from_shared(format!("http://{upstream}"))
-        .unwrap()
-        .connect_lazy();
-    let pool = protojsonx_transcode::gateway::pool(DESCRIPTORS).unwrap();
-    protojsonx_transcode::gateway::router(&pool, channel, options).unwrap()
-}
-
 /// Both ways of serving the shop, with the same options, by name.
 async fn both(options: Options) -> [(&'static str, Router); 2] {
     [

@@ -26,16 +26,8 @@ fn options() -> Options {
 
 #[tokio::test]
 async fn options_apply_alike_both_ways() {
-    shop::v1::register_protojsonx_types();
-    let routes = shop::v1::shop_routes(Server, options());
-    let generated = run_corpus(http_server(routes.into_axum()).await).await;
-    let upstream = grpc_server().await;
-    let channel = tonic::transport::Endpoint::from_shared(format!("http://{upstream}"))
-        .unwrap()
-        .connect_lazy();
-    let pool = protojsonx_transcode::gateway::pool(DESCRIPTORS).unwrap();
-    let gateway = protojsonx_transcode::gateway::router(&pool, channel, options()).unwrap();
-    let through_gateway = run_corpus(http_server(gateway.into_axum()).await).await;
+    let generated = run_corpus(http_server(generated(options()).into_axum()).await).await;
+    let through_gateway = run_corpus(http_server(gateway(options()).await.into_axum()).await).await;
     assert_eq!(generated, through_gateway);
     for expected in [
         // Proto names, enum numbers, defaults written.

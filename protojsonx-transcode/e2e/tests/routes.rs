@@ -9,8 +9,7 @@ use common::*;
 
 #[tokio::test]
 async fn the_generated_routes_answer_the_corpus_as_the_gateway_does() {
-    shop::v1::register_protojsonx_types();
-    let router = shop::v1::shop_routes(Server, protojsonx_transcode::router::Options::new());
+    let router = generated(protojsonx_transcode::router::Options::new());
     let addr = http_server(router.into_axum()).await;
     golden("exchanges.txt", &run_corpus(addr).await);
 }

@@ -185,6 +185,33 @@ pub async fn grpc_server() -> SocketAddr {
     addr
 }
 
+/// The shop's generated routes, calling the test service in process.
+pub fn generated(
+    options: protojsonx_transcode::router::Options,
+) -> protojsonx_transcode::router::Router {
+    shop::v1::register_protojsonx_types();
+    shop::v1::shop_routes(Server, options)
+}
+
+/// The gateway in front of the gRPC server at `upstream`.
+pub fn gateway_to(
+    upstream: SocketAddr,
+    options: protojsonx_transcode::router::Options,
+) -> protojsonx_transcode::router::Router {
+    let channel = tonic::transport::Endpoint::from_shared(format!("http://{upstream}"))
+        .unwrap()
+        .connect_lazy();
+    let pool = protojsonx_transcode::gateway::pool(DESCRIPTORS).unwrap();
+    protojsonx_transcode::gateway::router(&pool, channel, options).unwrap()
+}
+
+/// The gateway in front of the test service, served over gRPC on loopback.
+pub async fn gateway(
+    options: protojsonx_transcode::router::Options,
+) -> protojsonx_transcode::router::Router {
+    gateway_to(grpc_server().await, options)
+}
+
 /// Serves `router` over HTTP/1.1 on a loopback port of its own.
 pub async fn http_server(router: axum::Router) -> SocketAddr {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
