@@ -950,10 +950,22 @@ fn report(
         };
         let ab = rate(Way::Routes) / rate(Way::Handwritten);
         let cd = rate(Way::Gateway) / rate(Way::Grpc);
+        let cpu = |w: Way| {
+            let m = &measured[WAYS.iter().position(|&x| x == w).unwrap_or(0)];
+            let calls = if w == Way::Gateway {
+                m.upstream.calls
+            } else {
+                m.server.calls
+            };
+            (m.server.ticks + m.upstream.ticks) as f64 / calls.max(1) as f64
+        };
         let _ = writeln!(
             out,
-            "\n- (a)/(b) req/s: **{ab:.3}** (target ≥ 0.95: {})\n- (c)/(d) req/s: **{cd:.3}**\n",
-            if ab >= 0.95 { "met" } else { "not met" }
+            "\n- (a)/(b) req/s: **{ab:.3}** (target ≥ 0.95: {}); server CPU per request (b)/(a): {:.3}\n\
+             - (c)/(d) req/s: **{cd:.3}**; server CPU per request (d)/(c): {:.3}\n",
+            if ab >= 0.95 { "met" } else { "not met" },
+            cpu(Way::Handwritten) / cpu(Way::Routes),
+            cpu(Way::Grpc) / cpu(Way::Gateway),
         );
     }
     let _ = writeln!(
