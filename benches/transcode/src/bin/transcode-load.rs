@@ -818,6 +818,7 @@ fn report(
             String::from_utf8_lossy(&o.stdout)
                 .lines()
                 .next()
+                .and_then(|line| line.split(" Copyright").next())
                 .unwrap_or("")
                 .to_owned()
         })
