@@ -6,7 +6,8 @@
 # counter, breaks one case's instructions down by function and one
 # function's by inlined frame (scripts/symbols.py), and renders a report
 # from their output (with the sums of the variants' turns), so
-# benches/run.sh's pieces and the profiling script are known to work.
+# benches/run.sh's pieces and the profiling script are known to work; and
+# runs the transcoding load test's smoke mode (benches/transcode).
 # Debug builds only.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."   # repo root
@@ -34,4 +35,7 @@ python3 benches/scripts/report.py --criterion "$tmp/no-timings" --allocs "$tmp/a
     --release-dir "$target/debug" --instructions "$tmp/instructions.tsv" --turns "$tmp/turns.tsv" --out "$tmp"
 grep -q "## Code size" "$tmp/results.md"
 grep -q "^| order-batch/unmarshal/shuffled | " "$tmp/results.md"   # the variants' turns were written
+# The transcoding load test: every way answers every case alike and is
+# loaded for a moment by the in-process loop (no wrk; nothing written).
+cargo run -q -p protojsonx-bench-transcode --bin transcode-load -- --smoke
 echo "bench smoke check passed"
