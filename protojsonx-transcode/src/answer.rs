@@ -151,50 +151,39 @@ struct Frames {
 
 impl Frames {
     /// The bytes of one item: a message, a failure (which ends the stream),
-    /// or the end (`None`).
+    /// or the end (`None`). A message's JSON is framed in place, not copied.
     fn frame(&mut self, item: Option<Result<Vec<u8>, tonic::Status>>) -> Bytes {
-        let mut out = Vec::new();
         match item {
-            Some(Ok(json)) => self.message(&mut out, &json),
+            Some(Ok(json)) => Bytes::from(self.message(json)),
             Some(Err(status)) => {
                 let status = (self.status_json)(&rpc_status(&status), &self.options);
-                match self.framing {
-                    Framing::Sse => {
-                        out.extend_from_slice(b"event: error\ndata: ");
-                        out.extend_from_slice(&status);
-                        out.extend_from_slice(b"\n\n");
-                    }
-                    _ => {
-                        let mut item = b"{\"error\":".to_vec();
-                        item.extend_from_slice(&status);
-                        item.push(b'}');
-                        self.message(&mut out, &item);
-                    }
-                }
+                let mut out = match self.framing {
+                    Framing::Sse => [b"event: error\ndata: ".as_slice(), &status, b"\n\n"].concat(),
+                    _ => self.message([b"{\"error\":".as_slice(), &status, b"}"].concat()),
+                };
                 self.end(&mut out);
+                Bytes::from(out)
             }
-            None => self.end(&mut out),
+            None => {
+                let mut out = Vec::new();
+                self.end(&mut out);
+                Bytes::from(out)
+            }
         }
-        Bytes::from(out)
     }
 
-    fn message(&mut self, out: &mut Vec<u8>, json: &[u8]) {
+    /// `json` framed as one message of the stream.
+    fn message(&mut self, mut json: Vec<u8>) -> Vec<u8> {
         match self.framing {
-            Framing::Ndjson => {
-                out.extend_from_slice(json);
-                out.push(b'\n');
-            }
-            Framing::Array => {
-                out.push(if self.count == 0 { b'[' } else { b',' });
-                out.extend_from_slice(json);
-            }
+            Framing::Ndjson => json.push(b'\n'),
+            Framing::Array => json.insert(0, if self.count == 0 { b'[' } else { b',' }),
             Framing::Sse => {
-                out.extend_from_slice(b"data: ");
-                out.extend_from_slice(json);
-                out.extend_from_slice(b"\n\n");
+                json.splice(0..0, *b"data: ");
+                json.extend_from_slice(b"\n\n");
             }
         }
         self.count += 1;
+        json
     }
 
     fn end(&mut self, out: &mut Vec<u8>) {

@@ -186,10 +186,10 @@ impl Params {
     /// A [`ParamError`] saying which parameter or variable breaks which
     /// rule (see the [module documentation](self)). Values themselves are
     /// not checked: decoding [`json`](Self::json) does that.
-    pub fn build(
+    pub fn build<P: AsRef<[String]>>(
         schema: &Schema,
         message: usize,
-        variables: &[(Vec<String>, String)],
+        variables: &[(P, String)],
         query: Option<&str>,
         body: &Body,
         unknown: UnknownParameters,
@@ -209,6 +209,7 @@ impl Params {
             },
         };
         for (path, value) in variables {
+            let path = path.as_ref();
             let origin = Origin::Path(path.join("."));
             let segments: Vec<&str> = path.iter().map(String::as_str).collect();
             if segments.len() > MAX_DEPTH {
@@ -291,6 +292,12 @@ impl Params {
     /// it after the body.
     pub fn json(&self) -> &[u8] {
         &self.json
+    }
+
+    /// The document, taken out ([`json`](Self::json) is empty afterwards);
+    /// [`describe`](Self::describe) still explains its errors.
+    pub fn take_json(&mut self) -> Vec<u8> {
+        std::mem::take(&mut self.json)
     }
 
     /// What a decoding error of [`json`](Self::json) is about, for a 400
@@ -719,6 +726,9 @@ fn shown(name: &str) -> Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A request without path variables.
+    const NO_VARIABLES: &[(Vec<String>, String)] = &[];
     use crate::schema::SchemaField;
 
     fn field(name: &'static str, json_name: &'static str, kind: FieldKind) -> SchemaField {
@@ -972,7 +982,7 @@ mod tests {
         let params = Params::build(
             &schema(),
             REQUEST,
-            &[],
+            NO_VARIABLES,
             None,
             &Body::None,
             UnknownParameters::Reject,
@@ -1149,7 +1159,7 @@ mod tests {
         let error = Params::build(
             &schema(),
             REQUEST,
-            &[],
+            NO_VARIABLES,
             Some(&format!("{too_deep}=x")),
             &Body::None,
             UnknownParameters::Ignore,
@@ -1182,7 +1192,7 @@ mod tests {
         let error = Params::build(
             &schema(),
             REQUEST,
-            &[],
+            NO_VARIABLES,
             Some(&query(MAX_PARAMETERS + 1)),
             &Body::None,
             UnknownParameters::Ignore,
@@ -1647,7 +1657,7 @@ mod tests {
                 Params::build(
                     &schema(),
                     message,
-                    &[],
+                    NO_VARIABLES,
                     Some(query),
                     &Body::None,
                     UnknownParameters::Reject,

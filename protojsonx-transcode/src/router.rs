@@ -331,7 +331,7 @@ impl Inner {
             ));
         }
         let variables = self.variables(bindings)?;
-        let params = Params::build(
+        let mut params = Params::build(
             &self.schema,
             route.request,
             &variables,
@@ -350,7 +350,7 @@ impl Inner {
         let body_prefix = self
             .body_document(route, &parts.headers, body, &mut documents)
             .await?;
-        documents.push(params.json().to_vec());
+        documents.push(params.take_json());
         let body_documents = documents.len() - 1;
         let timeout = parts
             .headers
@@ -429,11 +429,14 @@ impl Inner {
 
     /// The path's variables as text: a value whose escapes decode to bytes
     /// that are not UTF-8 cannot be a field's.
-    fn variables(&self, bindings: Vec<Binding<'_>>) -> Result<Vec<(Vec<String>, String)>, Refused> {
+    fn variables<'m>(
+        &self,
+        bindings: Vec<Binding<'m>>,
+    ) -> Result<Vec<(&'m [String], String)>, Refused> {
         bindings
             .into_iter()
             .map(|binding| match String::from_utf8(binding.value) {
-                Ok(value) => Ok((binding.field_path.to_vec(), value)),
+                Ok(value) => Ok((binding.field_path, value)),
                 Err(_) => Err(refuse(
                     StatusCode::BAD_REQUEST,
                     Code::InvalidArgument,
