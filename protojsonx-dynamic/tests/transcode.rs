@@ -6,13 +6,14 @@ use protojsonx_dynamic::{DecodeOptions, EncodeOptions, MessageType, Pool};
 /// The pool of the conformance test messages (`conformance/proto`).
 fn pool() -> Pool {
     let proto = concat!(env!("CARGO_MANIFEST_DIR"), "/../conformance/proto");
-    let (set, _) = protoc_gen_rust_protojsonx::Builder::new()
-        .include(proto)
-        .file_descriptor_set(&[
-            format!("{proto}/google/protobuf/test_messages_proto3.proto"),
-            format!("{proto}/google/protobuf/test_messages_proto2.proto"),
-        ])
-        .expect("the test messages parse");
+    let set = protox::compile(
+        [
+            "google/protobuf/test_messages_proto3.proto",
+            "google/protobuf/test_messages_proto2.proto",
+        ],
+        [proto],
+    )
+    .expect("the test messages parse");
     Pool::decode(&set.encode_to_vec()).expect("the descriptors are valid")
 }
 
