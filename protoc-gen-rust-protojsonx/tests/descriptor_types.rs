@@ -8,6 +8,8 @@
 //! PROTOJSONX_BLESS=1 cargo test -p protoc-gen-rust-protojsonx --test descriptor_types
 //! ```
 
+mod support;
+
 use std::path::Path;
 
 use protoc_gen_rust_protojsonx::Builder;
@@ -48,18 +50,8 @@ fn protojsonx_descriptor_carries_fresh_json_code() {
         ]
     );
     for name in &names {
-        let made = std::fs::read_to_string(out.join(name)).unwrap();
-        let path = types.join(name);
-        if std::env::var_os("PROTOJSONX_BLESS").is_some() {
-            std::fs::write(&path, &made).unwrap();
-            continue;
-        }
-        let checked_in = std::fs::read_to_string(&path).unwrap_or_default();
-        assert!(
-            checked_in == made,
-            "{} is stale; review and bless with PROTOJSONX_BLESS=1",
-            path.display()
-        );
+        let made = std::fs::read(out.join(name)).unwrap();
+        support::fresh_or_blessed(&types.join(name), &made);
     }
 }
 

@@ -8,6 +8,8 @@
 //! PROTOJSONX_BLESS=1 cargo test -p protoc-gen-rust-protojsonx --test prost_types
 //! ```
 
+mod support;
+
 use std::path::Path;
 
 #[test]
@@ -24,17 +26,7 @@ fn the_runtime_carries_fresh_prost_types_code() {
         ]
     );
     for file in &files {
-        let path = dir.join(&file.name);
-        if std::env::var_os("PROTOJSONX_BLESS").is_some() {
-            std::fs::write(&path, &file.content).unwrap();
-            continue;
-        }
-        let checked_in = std::fs::read_to_string(&path).unwrap_or_default();
-        assert!(
-            checked_in == file.content,
-            "{} is stale; review and bless with PROTOJSONX_BLESS=1",
-            path.display()
-        );
+        support::fresh_or_blessed(&dir.join(&file.name), file.content.as_bytes());
     }
 }
 

@@ -8,6 +8,8 @@
 //! PROTOJSONX_BLESS=1 cargo test -p protoc-gen-rust-protojsonx --test transcode_types
 //! ```
 
+mod support;
+
 use std::path::Path;
 
 use protoc_gen_rust_protojsonx::Builder;
@@ -43,18 +45,8 @@ fn checked_in_types_are_the_generators_output() {
         .collect();
     names.sort();
     for name in &names {
-        let made = std::fs::read_to_string(out.join(name)).unwrap();
-        let path = types.join(name);
-        if std::env::var_os("PROTOJSONX_BLESS").is_some() {
-            std::fs::write(&path, &made).unwrap();
-            continue;
-        }
-        let checked_in = std::fs::read_to_string(&path).unwrap_or_default();
-        assert!(
-            checked_in == made,
-            "{} is stale; review and bless with PROTOJSONX_BLESS=1",
-            path.display()
-        );
+        let made = std::fs::read(out.join(name)).unwrap();
+        support::fresh_or_blessed(&types.join(name), &made);
     }
     assert!(!names.is_empty());
 }
@@ -71,14 +63,5 @@ fn checked_in_status_descriptors_are_fresh() {
         .open_file("google/rpc/status.proto")
         .unwrap()
         .encode_file_descriptor_set();
-    let path = crate_dir.join("proto/status.binpb");
-    if std::env::var_os("PROTOJSONX_BLESS").is_some() {
-        std::fs::write(&path, &made).unwrap();
-        return;
-    }
-    assert!(
-        std::fs::read(&path).unwrap_or_default() == made,
-        "{} is stale; review and bless with PROTOJSONX_BLESS=1",
-        path.display()
-    );
+    support::fresh_or_blessed(&crate_dir.join("proto/status.binpb"), &made);
 }
