@@ -42,11 +42,11 @@
 //! - Members of one message are written into one object, in the fields'
 //!   declaration order, whatever order the parameters came in.
 //! - Query strings are hostile: at most [`MAX_PARAMETERS`] parameters and
-//!   [`MAX_DEPTH`] segments per name; each parameter costs a hash lookup
+//!   [`MAX_DEPTH`] segments per name; each parameter costs an ordered-map lookup
 //!   per segment, and writing recurses at most [`MAX_DEPTH`] deep.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::fmt;
 
 use protojsonx_runtime::{Error, PathSegment};
@@ -202,7 +202,7 @@ impl Params {
                 proto_name: Cow::Borrowed(""),
                 value: Value::Object(Vec::new()),
             }],
-            children: HashMap::new(),
+            children: BTreeMap::new(),
             body_field: match body {
                 Body::Field(name) => Some(name.as_str()),
                 Body::None | Body::Whole => None,
@@ -449,7 +449,7 @@ struct Builder<'s, 'b> {
     message: usize,
     nodes: Vec<Node>,
     /// The node of each (object node, field index) added so far.
-    children: HashMap<(usize, usize), usize>,
+    children: BTreeMap<(usize, usize), usize>,
     /// The top-level field the body sets, if one.
     body_field: Option<&'b str>,
 }
@@ -623,7 +623,11 @@ fn json_string(text: &str) -> String {
 fn push_json_string(out: &mut String, text: &str) {
     out.push('"');
     let mut rest = text;
-    while let Some(at) = rest.find(|c: char| c == '"' || c == '\\' || c < ' ') {
+    // The bytes to escape are ASCII: searched as bytes, no character is decoded.
+    while let Some(at) = rest
+        .bytes()
+        .position(|b| b == b'"' || b == b'\\' || b < b' ')
+    {
         out.push_str(&rest[..at]);
         let c = rest.as_bytes()[at];
         match c {
