@@ -3,6 +3,7 @@
 //! answer. Generated routes and the gateway both serve through it, so both
 //! answer alike byte for byte.
 
+use std::borrow::Cow;
 use std::convert::Infallible;
 use std::fmt;
 use std::sync::Arc;
@@ -19,7 +20,7 @@ use tonic::metadata::{MetadataKey, MetadataMap, MetadataValue};
 
 use crate::answer::{self, Framing, StatusJson};
 use crate::method::{Answer, Call, CallError, Method, Streaming};
-use crate::query::{Params, UnknownParameters};
+use crate::query::{self, Params, UnknownParameters};
 use crate::rule::{Binding as RuleBinding, Body as BodyRule};
 use crate::schema::{Schema, SchemaField};
 use crate::template::{Binding, Lookup, PathMatcher};
@@ -331,26 +332,21 @@ impl Inner {
             ));
         }
         let variables = self.variables(bindings)?;
-        let mut params = Params::build(
-            &self.schema,
-            route.request,
-            &variables,
-            parts.uri.query(),
-            &route.body,
-            self.options.unknown_parameters,
-        )
-        .map_err(|e| {
-            refuse(
-                StatusCode::BAD_REQUEST,
-                Code::InvalidArgument,
-                e.to_string(),
-            )
-        })?;
+        let (query, unknown) = (parts.uri.query(), self.options.unknown_parameters);
+        let (schema, message, body_rule) = (&self.schema, route.request, &route.body);
+        let params = query::document(schema, message, &variables, query, body_rule, unknown)
+            .map_err(|e| {
+                refuse(
+                    StatusCode::BAD_REQUEST,
+                    Code::InvalidArgument,
+                    e.to_string(),
+                )
+            })?;
         let mut documents = Vec::with_capacity(2);
         let body_prefix = self
             .body_document(route, &parts.headers, body, &mut documents)
             .await?;
-        documents.push(params.take_json());
+        documents.push(params);
         let body_documents = documents.len() - 1;
         let timeout = parts
             .headers
@@ -365,7 +361,6 @@ impl Inner {
             decode: self.options.decode,
             encode: self.options.encode,
         };
-        let framing = Framing::of(&parts.headers);
         let deadline = timeout.and_then(|limit| tokio::time::Instant::now().checked_add(limit));
         let called = route.method.call(call);
         let result = match timeout {
@@ -403,7 +398,7 @@ impl Inner {
                 Ok(answer::stream(
                     items,
                     &metadata,
-                    framing,
+                    Framing::of(&parts.headers),
                     self.status_json.clone(),
                     self.options.encode,
                 )
@@ -414,11 +409,16 @@ impl Inner {
                 Code::InvalidArgument,
                 body_error(&error, body_prefix),
             )),
-            Err(CallError::Decode { error, .. }) => Err(refuse(
-                StatusCode::BAD_REQUEST,
-                Code::InvalidArgument,
-                params.describe(&error),
-            )),
+            Err(CallError::Decode { error, .. }) => {
+                // Built again, by the builder that keeps where each value came from.
+                let params = Params::build(schema, message, &variables, query, body_rule, unknown);
+                let described = params.map_or_else(|e| e.to_string(), |p| p.describe(&error));
+                Err(refuse(
+                    StatusCode::BAD_REQUEST,
+                    Code::InvalidArgument,
+                    described,
+                ))
+            }
             Err(CallError::Status(status)) => Ok(answer::error(
                 &status,
                 &self.status_json,
@@ -432,12 +432,12 @@ impl Inner {
     fn variables<'m>(
         &self,
         bindings: Vec<Binding<'m>>,
-    ) -> Result<Vec<(&'m [String], String)>, Refused> {
+    ) -> Result<Vec<Variable<'m>>, Refused> {
         bindings
             .into_iter()
-            .map(|binding| match String::from_utf8(binding.value) {
-                Ok(value) => Ok((binding.field_path, value)),
-                Err(_) => Err(refuse(
+            .map(|binding| match text(binding.value) {
+                Some(value) => Ok((binding.field_path, value)),
+                None => Err(refuse(
                     StatusCode::BAD_REQUEST,
                     Code::InvalidArgument,
                     format!(
@@ -523,6 +523,17 @@ impl Inner {
             }
         }
         metadata
+    }
+}
+
+/// A path variable: the field path it sets and its value.
+type Variable<'m> = (&'m [String], Cow<'m, str>);
+
+/// `bytes` as text, if they are UTF-8.
+fn text(bytes: Cow<'_, [u8]>) -> Option<Cow<'_, str>> {
+    match bytes {
+        Cow::Borrowed(bytes) => std::str::from_utf8(bytes).ok().map(Cow::Borrowed),
+        Cow::Owned(bytes) => String::from_utf8(bytes).ok().map(Cow::Owned),
     }
 }
 

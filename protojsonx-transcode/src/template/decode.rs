@@ -1,5 +1,7 @@
 //! Percent-decoding of variable values, as Envoy's transcoder does it.
 
+use std::borrow::Cow;
+
 /// Which escapes a value keeps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Keep {
@@ -11,9 +13,13 @@ pub(super) enum Keep {
 }
 
 /// Decodes the `%XX` escapes of `raw`, but those `keep` keeps; a `%` that
-/// does not start two hex digits is kept as it is, and so is `+`.
-pub(super) fn decode(raw: &str, keep: Keep) -> Vec<u8> {
+/// does not start two hex digits is kept as it is, and so is `+`. A value
+/// without escapes, as most are, is `raw` itself.
+pub(super) fn decode(raw: &str, keep: Keep) -> Cow<'_, [u8]> {
     let bytes = raw.as_bytes();
+    if !bytes.contains(&b'%') {
+        return Cow::Borrowed(bytes);
+    }
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
     while i < bytes.len() {
@@ -28,7 +34,7 @@ pub(super) fn decode(raw: &str, keep: Keep) -> Vec<u8> {
             }
         }
     }
-    out
+    Cow::Owned(out)
 }
 
 /// The byte escaped at `i`, if `%` and two hex digits are there.
@@ -52,41 +58,57 @@ fn is_reserved(b: u8) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use std::borrow::Cow;
+
     use super::{Keep, decode};
+
+    fn decoded(raw: &str, keep: Keep) -> Vec<u8> {
+        decode(raw, keep).into_owned()
+    }
+
+    #[test]
+    fn a_value_without_escapes_is_borrowed() {
+        for keep in [Keep::Nothing, Keep::Reserved] {
+            assert!(matches!(
+                decode("shelves/1+a b", keep),
+                Cow::Borrowed(b"shelves/1+a b")
+            ));
+        }
+    }
 
     #[test]
     fn decodes_everything_for_one_segment() {
-        assert_eq!(decode("p%20q%2Fr+", Keep::Nothing), b"p q/r+");
+        assert_eq!(decoded("p%20q%2Fr+", Keep::Nothing), b"p q/r+");
         assert_eq!(
-            decode(
+            decoded(
                 "%21%23%24%26%27%28%29%2A%2B%2C%2F%3A%3B%3D%3F%40%5B%5D",
                 Keep::Nothing
             ),
             b"!#$&'()*+,/:;=?@[]"
         );
-        assert_eq!(decode("%c3%A9%25", Keep::Nothing), "é%".as_bytes());
-        assert_eq!(decode("%FF%00", Keep::Nothing), b"\xff\x00");
+        assert_eq!(decoded("%c3%A9%25", Keep::Nothing), "é%".as_bytes());
+        assert_eq!(decoded("%FF%00", Keep::Nothing), b"\xff\x00");
     }
 
     #[test]
     fn keeps_reserved_escapes_for_several_segments() {
         let reserved = "%21%23%24%26%27%28%29%2A%2B%2C%2F%3A%3B%3D%3F%40%5B%5D";
-        assert_eq!(decode(reserved, Keep::Reserved), reserved.as_bytes());
+        assert_eq!(decoded(reserved, Keep::Reserved), reserved.as_bytes());
         assert_eq!(
-            decode("p/foo%20foo/bar%2fbar+", Keep::Reserved),
+            decoded("p/foo%20foo/bar%2fbar+", Keep::Reserved),
             b"p/foo foo/bar%2fbar+"
         );
-        assert_eq!(decode("%25%7E%41", Keep::Reserved), b"%~A");
+        assert_eq!(decoded("%25%7E%41", Keep::Reserved), b"%~A");
     }
 
     #[test]
     fn keeps_invalid_escapes() {
         for keep in [Keep::Nothing, Keep::Reserved] {
-            assert_eq!(decode("%zz%2%", keep), b"%zz%2%");
-            assert_eq!(decode("%%41", keep), b"%A");
-            assert_eq!(decode("%2%41", keep), b"%2A");
-            assert_eq!(decode("%4", keep), b"%4");
-            assert_eq!(decode("", keep), b"");
+            assert_eq!(decoded("%zz%2%", keep), b"%zz%2%");
+            assert_eq!(decoded("%%41", keep), b"%A");
+            assert_eq!(decoded("%2%41", keep), b"%2A");
+            assert_eq!(decoded("%4", keep), b"%4");
+            assert_eq!(decoded("", keep), b"");
         }
     }
 }

@@ -1,5 +1,6 @@
 //! Matching request paths against a set of templates.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::convert::Infallible;
 use std::fmt;
@@ -85,9 +86,10 @@ pub enum Lookup<'a, T> {
 pub struct Binding<'a> {
     /// The path of the request field the variable sets.
     pub field_path: &'a [String],
-    /// The percent-decoded value (see the module documentation). Escapes
-    /// can make bytes that are not UTF-8, hence bytes rather than a string.
-    pub value: Vec<u8>,
+    /// The percent-decoded value (see the module documentation), borrowed
+    /// from the path when it has no escapes. Escapes can make bytes that
+    /// are not UTF-8, hence bytes rather than a string.
+    pub value: Cow<'a, [u8]>,
 }
 
 impl Binding<'_> {
@@ -204,7 +206,7 @@ impl<T> PathMatcher<T> {
 
     /// Finds the template for a request: `method` is its HTTP method and
     /// `path` its raw path, without the query string, still percent-encoded.
-    pub fn lookup(&self, method: &str, path: &str) -> Lookup<'_, T> {
+    pub fn lookup<'a>(&'a self, method: &str, path: &'a str) -> Lookup<'a, T> {
         let Some(request) = Request::split(path, &self.verbs) else {
             return Lookup::NotFound;
         };
@@ -309,8 +311,8 @@ impl Node {
             f(&self.ends)?;
             return f(&self.rest);
         };
-        let (segment, tail) = match segments.split_once('/') {
-            Some((segment, tail)) => (segment, Some(tail)),
+        let (segment, tail) = match slash(segments) {
+            Some(at) => (&segments[..at], Some(&segments[at + 1..])),
             None => (segments, None),
         };
         if let Some(child) = self.literal(segment) {
@@ -357,7 +359,7 @@ impl<'p> Request<'p> {
 }
 
 /// The template's variables with their decoded values in `body`.
-fn bindings<'a>(template: &'a PathTemplate, body: &str) -> Vec<Binding<'a>> {
+fn bindings<'a>(template: &'a PathTemplate, body: &'a str) -> Vec<Binding<'a>> {
     let mut cursor = Cursor {
         body,
         index: 0,
@@ -402,7 +404,7 @@ impl Cursor<'_> {
     /// back); one past the end of the body for the segment after the last.
     fn seek(&mut self, index: usize) -> usize {
         while self.index < index {
-            let next = self.body.get(self.offset..).and_then(|s| s.find('/'));
+            let next = self.body.get(self.offset..).and_then(slash);
             self.offset = match next {
                 Some(slash) => self.offset + slash + 1,
                 None => self.body.len() + 1,
@@ -411,6 +413,11 @@ impl Cursor<'_> {
         }
         self.offset
     }
+}
+
+/// Where the first `/` of `path` is: searched as a byte, as `/` is ASCII.
+fn slash(path: &str) -> Option<usize> {
+    path.bytes().position(|b| b == b'/')
 }
 
 /// An RFC 9110 token, as HTTP method names are.

@@ -16,14 +16,14 @@ fn get(routes: &[&str]) -> PathMatcher<String> {
 }
 
 /// The value found, or `None` for 404 or 405.
-fn found<'m>(m: &'m PathMatcher<String>, method: &str, path: &str) -> Option<&'m str> {
+fn found<'m>(m: &'m PathMatcher<String>, method: &str, path: &'m str) -> Option<&'m str> {
     match m.lookup(method, path) {
         Lookup::Found { value, .. } => Some(value),
         _ => None,
     }
 }
 
-fn get_found<'m>(m: &'m PathMatcher<String>, path: &str) -> Option<&'m str> {
+fn get_found<'m>(m: &'m PathMatcher<String>, path: &'m str) -> Option<&'m str> {
     found(m, "GET", path).map(|v| v.strip_prefix("GET ").unwrap())
 }
 
@@ -319,7 +319,7 @@ fn escapes_in_single_segment_variables() {
     for c in 0u8..0x80 {
         for path in [format!("/%{c:02X}"), format!("/%{c:02x}")] {
             match m.lookup("GET", &path) {
-                Lookup::Found { bindings, .. } => assert_eq!(bindings[0].value, [c]),
+                Lookup::Found { bindings, .. } => assert_eq!(*bindings[0].value, [c]),
                 other => panic!("{path}: {other:?}"),
             }
         }
@@ -360,7 +360,7 @@ fn values_that_are_not_utf8() {
     let m = get(&["/{x}"]);
     match m.lookup("GET", "/%FF%C3") {
         Lookup::Found { bindings, .. } => {
-            assert_eq!(bindings[0].value, b"\xff\xc3");
+            assert_eq!(*bindings[0].value, *b"\xff\xc3");
             assert!(bindings[0].value_str().is_err());
         }
         other => panic!("{other:?}"),
