@@ -267,6 +267,9 @@ where
     }
 }
 
+/// The header of a call's deadline, as gRPC's HTTP/2 protocol names it.
+static GRPC_TIMEOUT: HeaderName = HeaderName::from_static("grpc-timeout");
+
 /// Why the router answers a request itself, without a call: the HTTP
 /// status, the code of its `google.rpc.Status` body, and what to tell the client.
 struct Refused {
@@ -350,7 +353,7 @@ impl Inner {
         let body_documents = documents.len() - 1;
         let timeout = parts
             .headers
-            .get("grpc-timeout")
+            .get(&GRPC_TIMEOUT)
             .and_then(|v| v.to_str().ok())
             .and_then(grpc_timeout);
         let call = Call {
@@ -429,24 +432,22 @@ impl Inner {
 
     /// The path's variables as text: a value whose escapes decode to bytes
     /// that are not UTF-8 cannot be a field's.
-    fn variables<'m>(
-        &self,
-        bindings: Vec<Binding<'m>>,
-    ) -> Result<Vec<Variable<'m>>, Refused> {
-        bindings
-            .into_iter()
-            .map(|binding| match text(binding.value) {
-                Some(value) => Ok((binding.field_path, value)),
-                None => Err(refuse(
+    fn variables<'m>(&self, bindings: Vec<Binding<'m>>) -> Result<Vec<Variable<'m>>, Refused> {
+        let mut variables = Vec::with_capacity(bindings.len());
+        for binding in bindings {
+            let Some(value) = text(binding.value) else {
+                return Err(refuse(
                     StatusCode::BAD_REQUEST,
                     Code::InvalidArgument,
                     format!(
                         "path variable `{}` is not UTF-8 once decoded",
                         binding.field_path.join(".")
                     ),
-                )),
-            })
-            .collect()
+                ));
+            };
+            variables.push((binding.field_path, value));
+        }
+        Ok(variables)
     }
 
     /// Reads the body into `documents` when the binding has one: the body

@@ -10,7 +10,7 @@
 
 use std::borrow::Cow;
 
-use super::{field_index, form_decode, push_json_string, push_scalar_json};
+use super::{field_index, form_decode, pairs, push_json_string, push_scalar_json};
 use crate::rule::Body;
 use crate::schema::{Cardinality, FieldKind, SchemaField, SchemaMessage};
 
@@ -34,12 +34,7 @@ pub(super) fn document<P: AsRef<[String]>, V: AsRef<str>>(
         }
         values.push(index, Cow::Borrowed(value.as_ref()))?;
     }
-    let pairs = query
-        .unwrap_or_default()
-        .split('&')
-        .filter(|p| !p.is_empty());
-    for pair in pairs {
-        let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+    for (name, value) in pairs(query.unwrap_or_default()) {
         let name = form_decode(name)?;
         let index = scalar_field(message, &name)?;
         let set_by_body = match body {

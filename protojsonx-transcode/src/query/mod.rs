@@ -231,12 +231,7 @@ impl Params {
                 }
             }
         }
-        let pairs = query
-            .unwrap_or_default()
-            .split('&')
-            .filter(|pair| !pair.is_empty())
-            .map(|pair| pair.split_once('=').unwrap_or((pair, "")));
-        for (count, (raw_name, raw_value)) in pairs.enumerate() {
+        for (count, (raw_name, raw_value)) in pairs(query.unwrap_or_default()).enumerate() {
             if count == MAX_PARAMETERS {
                 return Err(ParamError {
                     message: format!("more than {MAX_PARAMETERS} query parameters"),
@@ -722,11 +717,40 @@ fn too_deep(origin: Origin) -> ParamError {
     }
 }
 
+/// The `name=value` pairs of a query string, not yet decoded (a pair
+/// without `=` has an empty value), empty pairs left out. Split by byte
+/// searches: `&` and `=` are ASCII.
+fn pairs(query: &str) -> impl Iterator<Item = (&str, &str)> {
+    let find = |text: &str, byte: u8| text.bytes().position(|b| b == byte);
+    let mut rest = Some(query);
+    std::iter::from_fn(move || {
+        loop {
+            let text = rest?;
+            let pair = match find(text, b'&') {
+                Some(at) => {
+                    rest = Some(&text[at + 1..]);
+                    &text[..at]
+                }
+                None => {
+                    rest = None;
+                    text
+                }
+            };
+            if !pair.is_empty() {
+                return Some(match find(pair, b'=') {
+                    Some(at) => (&pair[..at], &pair[at + 1..]),
+                    None => (pair, ""),
+                });
+            }
+        }
+    })
+}
+
 /// `text` as `application/x-www-form-urlencoded` decodes it (`+` is a
 /// space; a `%` not followed by two hex digits stays as it is), or `None`
 /// when its escapes decode to bytes that are not UTF-8.
 fn form_decode(text: &str) -> Option<Cow<'_, str>> {
-    if !text.contains(['+', '%']) {
+    if !text.bytes().any(|b| b == b'+' || b == b'%') {
         return Some(Cow::Borrowed(text));
     }
     let bytes = text.as_bytes();

@@ -1056,7 +1056,7 @@ mod properties {
 
     /// Well-formed query strings: names of top-level fields (most of
     /// them), of nested and unknown ones, each with a value.
-    fn pairs() -> impl Strategy<Value = String> {
+    fn well_formed_query() -> impl Strategy<Value = String> {
         let name = prop::sample::select(vec![
             "name",
             "pageSize",
@@ -1094,7 +1094,7 @@ mod properties {
         /// `document` answers as `Params::build` does, error or document.
         #[test]
         fn the_direct_path_writes_the_general_document(
-            query in prop_oneof![1 => query(), 3 => pairs()],
+            query in prop_oneof![1 => query(), 3 => well_formed_query()],
             bound in prop::sample::select(vec!["", "name", "pageSize", "tags", "shelf.name"]),
             body in prop::sample::select(vec![0, 1, 2]),
             ignore in any::<bool>(),
@@ -1134,6 +1134,16 @@ mod properties {
             if let Ok(json) = build_with(&vars, &query, &body, unknown) {
                 prop_assert!(serde_json::from_str::<serde_json::Value>(&json).is_ok(), "{json}");
             }
+        }
+
+        #[test]
+        fn pairs_are_split_at_every_ampersand_and_the_first_equals_sign(query in "[a=&é]{0,12}") {
+            let expected: Vec<(&str, &str)> = query
+                .split('&')
+                .filter(|pair| !pair.is_empty())
+                .map(|pair| pair.split_once('=').unwrap_or((pair, "")))
+                .collect();
+            prop_assert_eq!(pairs(&query).collect::<Vec<_>>(), expected);
         }
 
         #[test]
