@@ -1,11 +1,14 @@
 //! HTTP responses: a method's JSON answer, a server stream framed as the
 //! client's `Accept` asks, and errors as `google.rpc.Status` bodies.
 
+use std::convert::Infallible;
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll, ready};
 
 use axum::body::Body;
 use bytes::Bytes;
-use futures_util::{StreamExt, stream};
+use futures_util::{Stream, StreamExt, stream};
 use http::header::{ALLOW, CONTENT_TYPE, HeaderValue};
 use http::{HeaderMap, Response, StatusCode};
 use protojsonx_runtime::EncodeOptions;
@@ -98,40 +101,27 @@ pub(crate) fn message(json: Vec<u8>, metadata: &MetadataMap) -> Response<Body> {
 /// with its status's HTTP status; later failures end the body with an error
 /// item (`{"error":{...}}`, or an `error` event).
 pub(crate) async fn stream(
-    items: stream::BoxStream<'static, Result<Vec<u8>, tonic::Status>>,
+    mut items: stream::BoxStream<'static, Result<Vec<u8>, tonic::Status>>,
     metadata: &MetadataMap,
     framing: Framing,
     status_json: StatusJson,
     options: EncodeOptions,
 ) -> Response<Body> {
-    // Fused: a stream that ends before its first item is chained after
-    // that item below, and streams may panic when polled after their end.
-    let mut items = items.fuse();
     let first = match items.next().await {
         Some(Err(status)) => return error(&status, &status_json, &options),
         first => first,
     };
-    let mut state = Frames {
-        framing,
-        count: 0,
-        status_json,
-        options,
+    let body = Framed {
+        first: Some(first),
+        items,
+        frames: Frames {
+            framing,
+            count: 0,
+            status_json,
+            options,
+        },
+        done: false,
     };
-    let head = stream::iter(first);
-    let body = head
-        .chain(items)
-        .map(Some)
-        .chain(stream::iter([None]))
-        .scan(false, move |done, item| {
-            let frame = if *done {
-                None
-            } else {
-                *done = matches!(item, None | Some(Err(_)));
-                Some(state.frame(item))
-            };
-            async move { frame }
-        })
-        .map(Ok::<Bytes, std::convert::Infallible>);
     let mut response = Response::new(Body::from_stream(body));
     response.headers_mut().insert(
         CONTENT_TYPE,
@@ -139,6 +129,36 @@ pub(crate) async fn stream(
     );
     forward_metadata(metadata, response.headers_mut());
     response
+}
+
+/// A server stream's body: each item framed as it comes, then the
+/// framing's end; nothing after a failure, and the items are never polled
+/// after their end (streams may panic then).
+struct Framed {
+    /// The first item, awaited before the response began (`None` for a
+    /// stream without items), until it is written.
+    first: Option<Option<Result<Vec<u8>, tonic::Status>>>,
+    items: stream::BoxStream<'static, Result<Vec<u8>, tonic::Status>>,
+    frames: Frames,
+    /// Whether the end, or a failure, was written.
+    done: bool,
+}
+
+impl Stream for Framed {
+    type Item = Result<Bytes, Infallible>;
+
+    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        let this = self.get_mut();
+        if this.done {
+            return Poll::Ready(None);
+        }
+        let item = match this.first.take() {
+            Some(first) => first,
+            None => ready!(this.items.poll_next_unpin(cx)),
+        };
+        this.done = matches!(item, None | Some(Err(_)));
+        Poll::Ready(Some(Ok(this.frames.frame(item))))
+    }
 }
 
 /// The framing of one stream as it is written.
