@@ -45,6 +45,9 @@ class Shop(shop_pb2_grpc.ShopServicer):
     def ItemName(self, request, context):
         return self.GetItem(request, context)
 
+    def ItemTags(self, request, context):
+        return self.GetItem(request, context)
+
     def CountItems(self, request, context):
         return self.GetItem(request, context)
 

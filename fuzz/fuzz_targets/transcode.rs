@@ -146,6 +146,13 @@ impl Shop for Server {
         self.get_item(request).await
     }
 
+    async fn item_tags(
+        &self,
+        request: tonic::Request<GetItemRequest>,
+    ) -> Result<tonic::Response<Item>, Status> {
+        self.get_item(request).await
+    }
+
     async fn count_items(
         &self,
         request: tonic::Request<GetItemRequest>,

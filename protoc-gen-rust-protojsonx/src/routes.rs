@@ -13,7 +13,7 @@ use prost_types::field_descriptor_proto::{Label, Type};
 use prost_types::{DescriptorProto, FieldDescriptorProto, FileDescriptorProto};
 use protojsonx_transcode::rule::{self, Binding};
 use protojsonx_transcode::schema::{
-    self, Cardinality, FieldKind, Schema, SchemaField, SchemaMessage,
+    self, Cardinality, EnumDefault, FieldKind, Schema, SchemaField, SchemaMessage,
 };
 use protojsonx_transcode::template::PathMatcher;
 use protojsonx_transcode::types::api::HttpRule;
@@ -156,7 +156,7 @@ fn qualified(package: &str, name: &str) -> String {
 /// every enum's default value.
 struct TypeIndex<'a> {
     messages: HashMap<String, &'a DescriptorProto>,
-    enum_defaults: HashMap<String, String>,
+    enum_defaults: HashMap<String, Option<EnumDefault>>,
 }
 
 impl<'a> TypeIndex<'a> {
@@ -187,11 +187,10 @@ impl<'a> TypeIndex<'a> {
     }
 
     fn add_enum(&mut self, full_name: &str, e: &prost_types::EnumDescriptorProto) {
-        let default = e
-            .value
-            .first()
-            .map(|v| v.name().to_string())
-            .unwrap_or_default();
+        let default = e.value.first().map(|v| EnumDefault {
+            name: Cow::Owned(v.name().to_string()),
+            number: v.number(),
+        });
         self.enum_defaults.insert(full_name.to_string(), default);
     }
 
@@ -272,7 +271,7 @@ impl<'a> TypeIndex<'a> {
                 FieldKind::Enum { default: None }
             }
             Type::Enum => FieldKind::Enum {
-                default: self.enum_defaults.get(type_name).cloned().map(Cow::Owned),
+                default: self.enum_defaults.get(type_name).cloned().flatten(),
             },
             Type::Message | Type::Group => schema::well_known(type_name)
                 .unwrap_or_else(|| FieldKind::Message(positions[type_name])),

@@ -21,7 +21,7 @@ use crate::answer::StatusJson;
 use crate::method::{Answer, Call, CallError, Method, Streaming, unwritable};
 use crate::router::{Options, Router, RouterBuilder};
 use crate::rule;
-use crate::schema::{Cardinality, FieldKind, Schema, SchemaField, SchemaMessage};
+use crate::schema::{Cardinality, EnumDefault, FieldKind, Schema, SchemaField, SchemaMessage};
 use crate::types::{api, rpc};
 
 /// Why a gateway cannot serve a descriptor set.
@@ -358,7 +358,10 @@ fn field_kind(kind: &Kind, index: &HashMap<String, usize>) -> FieldKind {
             FieldKind::Enum { default: None }
         }
         Kind::Enum(e) => FieldKind::Enum {
-            default: Some(e.default_value().name().to_owned().into()),
+            default: Some(EnumDefault {
+                name: e.default_value().name().to_owned().into(),
+                number: e.default_value().number(),
+            }),
         },
         Kind::Message(m) => match crate::schema::well_known(m.full_name()) {
             Some(kind) => kind,

@@ -15,7 +15,7 @@ use crate::answer::generated_status_json;
 use crate::method::{Answer, Call, CallError, Method, Streaming, unwritable};
 use crate::router::{Options, Router, RouterBuilder};
 use crate::rule::{Binding, Body};
-use crate::schema::{Cardinality, FieldKind, Schema, SchemaField, SchemaMessage};
+use crate::schema::{Cardinality, EnumDefault, FieldKind, Schema, SchemaField, SchemaMessage};
 
 /// A message of a generated schema table.
 pub const fn message(full_name: &'static str, fields: &'static [SchemaField]) -> SchemaMessage {
@@ -40,10 +40,13 @@ pub const fn field(
     }
 }
 
-/// The kind of an enum field whose default value is named `default`.
-pub const fn enumeration(default: &'static str) -> FieldKind {
+/// The kind of an enum field whose default value is `name` = `number`.
+pub const fn enumeration(name: &'static str, number: i32) -> FieldKind {
     FieldKind::Enum {
-        default: Some(Cow::Borrowed(default)),
+        default: Some(EnumDefault {
+            name: Cow::Borrowed(name),
+            number,
+        }),
     }
 }
 

@@ -379,7 +379,7 @@ impl Inner {
         match result {
             Ok(Answer::Message { json, metadata }) => {
                 let json = match &route.response_body {
-                    Some(field) => response_field(&json, field),
+                    Some(field) => response_field(&json, field, &self.options.encode),
                     None => json,
                 };
                 Ok(answer::message(json, &metadata))
@@ -388,8 +388,11 @@ impl Inner {
                 let items = match route.response_body.clone() {
                     Some(field) => {
                         use futures_util::StreamExt;
+                        let encode = self.options.encode;
                         items
-                            .map(move |item| item.map(|json| response_field(&json, &field)))
+                            .map(move |item| {
+                                item.map(|json| response_field(&json, &field, &encode))
+                            })
                             .boxed()
                     }
                     None => items,
@@ -575,18 +578,33 @@ fn body_error(error: &Error, prefix: usize) -> String {
 }
 
 /// The JSON of one top-level member of a response, as `response_body`
-/// answers: the member the encoder wrote (by its JSON or `.proto` name), or
-/// the field's default when the encoder left it out.
-fn response_field(json: &[u8], field: &SchemaField) -> Vec<u8> {
+/// answers: the member the encoder wrote with `options` (by its JSON or
+/// `.proto` name), or the field's default when the encoder left it out.
+fn response_field(json: &[u8], field: &SchemaField, options: &EncodeOptions) -> Vec<u8> {
     let members: Result<std::collections::HashMap<&str, &serde_json::value::RawValue>, _> =
         serde_json::from_slice(json);
     let found = members.ok().and_then(|members| {
         members
             .get(&*field.json_name)
             .or_else(|| members.get(&*field.name))
-            .map(|raw| raw.get().as_bytes().to_vec())
+            .map(|raw| outdented(raw.get()))
     });
-    found.unwrap_or_else(|| field.default_json().into_owned().into_bytes())
+    // `EncodeOptions` has no getters: an option is set when setting it changes nothing.
+    let enums_as_ints = options.enums_as_ints(true) == *options;
+    found.unwrap_or_else(|| field.default_json(enums_as_ints).into_owned().into_bytes())
+}
+
+/// `raw`, a member's value as the encoder wrote it one level deep, moved
+/// to the top level: when pretty-printed, every line after the first loses
+/// one level of indentation, the spaces before its last line's closing
+/// bracket. JSON strings hold no raw newlines: every newline is layout.
+fn outdented(raw: &str) -> Vec<u8> {
+    let Some(last) = raw.rfind('\n') else {
+        return raw.as_bytes().to_vec();
+    };
+    let level = raw[last + 1..].bytes().take_while(|&b| b == b' ').count();
+    let newline_and_level = format!("\n{:level$}", "");
+    raw.replace(&newline_and_level, "\n").into_bytes()
 }
 
 /// `items`, ended with `DEADLINE_EXCEEDED` at `deadline` (the call's
@@ -641,4 +659,76 @@ fn grpc_timeout(value: &str) -> Option<Duration> {
         "n" => Duration::from_nanos(n),
         _ => return None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::{Cardinality, EnumDefault, FieldKind};
+
+    fn field(kind: FieldKind, cardinality: Cardinality) -> SchemaField {
+        SchemaField {
+            name: "the_field".into(),
+            json_name: "theField".into(),
+            kind,
+            cardinality,
+        }
+    }
+
+    fn closed_enum() -> FieldKind {
+        FieldKind::Enum {
+            default: Some(EnumDefault {
+                name: "LOW".into(),
+                number: 3,
+            }),
+        }
+    }
+
+    fn text(bytes: Vec<u8>) -> String {
+        String::from_utf8(bytes).unwrap()
+    }
+
+    #[test]
+    fn the_member_is_taken_by_either_name() {
+        let f = field(FieldKind::Number, Cardinality::Singular);
+        let plain = EncodeOptions::new();
+        assert_eq!(
+            text(response_field(br#"{"a":1,"theField":2}"#, &f, &plain)),
+            "2"
+        );
+        assert_eq!(
+            text(response_field(br#"{"the_field":[1, 2]}"#, &f, &plain)),
+            "[1, 2]"
+        );
+    }
+
+    #[test]
+    fn a_pretty_member_is_indented_as_a_top_level_value() {
+        let f = field(FieldKind::Message(1), Cardinality::Repeated);
+        for indent in [0, 2, 4] {
+            let options = EncodeOptions::new().indent(indent);
+            let pad = |level: usize| " ".repeat(level * usize::from(indent));
+            let nested = format!(
+                "{{\n{0}\"theField\": [\n{1}{{\n{2}\"a\": \"x\\n  y\"\n{1}}}\n{0}]\n}}",
+                pad(1),
+                pad(2),
+                pad(3)
+            );
+            let top = format!("[\n{0}{{\n{1}\"a\": \"x\\n  y\"\n{0}}}\n]", pad(1), pad(2));
+            assert_eq!(text(response_field(nested.as_bytes(), &f, &options)), top);
+        }
+    }
+
+    #[test]
+    fn a_left_out_member_is_its_default_as_the_encoder_writes_it() {
+        let names = EncodeOptions::new();
+        let numbers = EncodeOptions::new().enums_as_ints(true).indent(2);
+        let closed = field(closed_enum(), Cardinality::Singular);
+        assert_eq!(text(response_field(b"{}", &closed, &names)), r#""LOW""#);
+        assert_eq!(text(response_field(b"{}", &closed, &numbers)), "3");
+        let repeated = field(closed_enum(), Cardinality::Repeated);
+        assert_eq!(text(response_field(b"{}", &repeated, &numbers)), "[]");
+        let count = field(FieldKind::Int64, Cardinality::Singular);
+        assert_eq!(text(response_field(b"{}", &count, &numbers)), r#""0""#);
+    }
 }

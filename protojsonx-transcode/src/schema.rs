@@ -45,11 +45,11 @@ pub struct SchemaField {
 pub enum FieldKind {
     /// `bool` and `google.protobuf.BoolValue`: JSON `true` or `false`.
     Bool,
-    /// An enum: a name as a JSON string, or a number. `default` is the name of
-    /// its first value (its default), or `None` for `google.protobuf.NullValue`.
+    /// An enum: a name as a JSON string, or a number. `default` is its
+    /// first value (its default), or `None` for `google.protobuf.NullValue`.
     Enum {
-        /// The name of the enum's default value.
-        default: Option<Cow<'static, str>>,
+        /// The enum's default value.
+        default: Option<EnumDefault>,
     },
     /// `int32`, `uint32`, their fixed and zigzag forms, `float` and `double`:
     /// a JSON number, read from a string too (`"NaN"`, `"1e3"`).
@@ -64,6 +64,16 @@ pub enum FieldKind {
     WellKnown,
     /// Any other message, by its index in the [`Schema`].
     Message(usize),
+}
+
+/// The default value of an enum: its first value, by name and number (the
+/// number is not 0 in a closed enum whose first value is not).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EnumDefault {
+    /// The value's name.
+    pub name: Cow<'static, str>,
+    /// The value's number.
+    pub number: i32,
 }
 
 /// How many values a field holds.
@@ -123,8 +133,9 @@ impl SchemaMessage {
 impl SchemaField {
     /// The JSON of the field's value when the message leaves it out, as a
     /// `response_body` naming it answers: `[]`, `{}`, the type's zero, the
-    /// enum's first name, or `null` for a well-known type.
-    pub fn default_json(&self) -> Cow<'static, str> {
+    /// enum's first value (by number when `enums_as_ints`, as the encoder
+    /// writes enums then), or `null` for a well-known type.
+    pub fn default_json(&self, enums_as_ints: bool) -> Cow<'static, str> {
         match self.cardinality {
             Cardinality::Repeated => return "[]".into(),
             Cardinality::Map => return "{}".into(),
@@ -133,8 +144,11 @@ impl SchemaField {
         match &self.kind {
             FieldKind::Bool => "false".into(),
             FieldKind::Enum {
-                default: Some(name),
-            } => format!("\"{name}\"").into(),
+                default: Some(default),
+            } if enums_as_ints => default.number.to_string().into(),
+            FieldKind::Enum {
+                default: Some(default),
+            } => format!("\"{}\"", default.name).into(),
             FieldKind::Enum { default: None } | FieldKind::WellKnown => "null".into(),
             FieldKind::Number => "0".into(),
             FieldKind::Int64 => "\"0\"".into(),

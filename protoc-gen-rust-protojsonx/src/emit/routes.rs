@@ -124,8 +124,8 @@ fn schema_field(field: &SchemaField) -> TokenStream {
         FieldKind::Enum {
             default: Some(default),
         } => {
-            let default = &**default;
-            quote!(rt::enumeration(#default))
+            let (name, number) = (&*default.name, default.number);
+            quote!(rt::enumeration(#name, #number))
         }
         FieldKind::Enum { default: None } => quote!(FieldKind::Enum { default: None }),
         FieldKind::Number => quote!(FieldKind::Number),

@@ -43,3 +43,21 @@ async fn options_apply_alike_both_ways() {
         );
     }
 }
+
+/// Pretty-printed answers: a `response_body` member is indented as a
+/// top-level value, and a left-out enum member is its default as the
+/// encoder writes enums, alike both ways.
+#[tokio::test]
+async fn response_bodies_follow_the_encode_options() {
+    let options =
+        || Options::new().encode_options(EncodeOptions::new().indent(2).enums_as_ints(true));
+    for router in [generated(options()), gateway(options()).await] {
+        let addr = http_server(router.into_axum()).await;
+        let exchange = send(addr, "GET", "/v1/shelves/1/items/2:tags", &[], "").await;
+        assert_eq!(exchange.body, "[\n  \"a\",\n  \"b\"\n]");
+        let exchange = send(addr, "COUNT", "/v1/shelves/1/items/2", &[], "").await;
+        assert_eq!(exchange.body, "[]");
+        let exchange = send(addr, "GET", "/v1/shelves/1/items/2:name", &[], "").await;
+        assert_eq!(exchange.body, "\"shelves/1/items/2\"");
+    }
+}

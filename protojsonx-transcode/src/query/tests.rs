@@ -2,7 +2,7 @@ use super::*;
 
 /// A request without path variables.
 const NO_VARIABLES: &[(Vec<String>, String)] = &[];
-use crate::schema::SchemaField;
+use crate::schema::{EnumDefault, SchemaField};
 
 fn field(name: &'static str, json_name: &'static str, kind: FieldKind) -> SchemaField {
     SchemaField {
@@ -36,7 +36,10 @@ const REQUEST: usize = 0;
 /// and a recursive one.
 fn schema() -> Schema {
     let color = || FieldKind::Enum {
-        default: Some("COLOR_UNSPECIFIED".into()),
+        default: Some(EnumDefault {
+            name: "COLOR_UNSPECIFIED".into(),
+            number: 0,
+        }),
     };
     Schema::new(vec![
         message(

@@ -105,6 +105,10 @@ impl Shop for Server {
         self.get_item(request).await
     }
 
+    async fn item_tags(&self, request: Request<GetItemRequest>) -> Result<Response<Item>, Status> {
+        self.get_item(request).await
+    }
+
     async fn count_items(
         &self,
         request: Request<GetItemRequest>,
