@@ -2,6 +2,7 @@
 
 use std::ffi::OsString;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use http::HeaderName;
 use lexopt::{Arg, Parser, ValueExt};
@@ -87,6 +88,9 @@ answers are written and requests read):
                              of answering 400
       --max-body BYTES       Refuse request bodies longer than BYTES with 413
                              (default 4194304)
+      --timeout SECONDS      The longest a request may take (decimals allowed):
+                             the deadline of calls without grpc-timeout and the
+                             most one may ask for; 504 past it (default none)
       --forward-header NAME  Forward the HTTP header NAME as gRPC metadata;
                              repeatable. Authorization, grpc-metadata-* (without
                              the prefix) and grpc-timeout always are
@@ -204,6 +208,8 @@ pub struct GatewayJob {
     pub allow_unknown_parameters: bool,
     /// The longest request body accepted, if not the router's default.
     pub max_body: Option<usize>,
+    /// The longest a request may take, if limited.
+    pub timeout: Option<Duration>,
     /// Headers forwarded as metadata besides the router's defaults.
     pub forward_headers: Vec<HeaderName>,
 }
@@ -270,6 +276,7 @@ struct Raw {
     listen: Option<String>,
     allow_unknown_parameters: bool,
     max_body: Option<usize>,
+    timeout: Option<Duration>,
     forward_headers: Vec<String>,
     /// The gateway's options given, by name.
     gateway_flags: Vec<String>,
@@ -326,6 +333,7 @@ impl Raw {
             "listen" => self.listen = Some(parser.value()?.string()?),
             "allow-unknown-parameters" => self.allow_unknown_parameters = true,
             "max-body" => self.max_body = Some(parser.value()?.parse()?),
+            "timeout" => self.timeout = Some(parser.value()?.parse_with(seconds)?),
             "forward-header" => self.forward_headers.push(parser.value()?.string()?),
             _ => return self.encode_option(name, parser),
         }
@@ -422,6 +430,7 @@ impl Raw {
             decode: self.decode,
             allow_unknown_parameters: self.allow_unknown_parameters,
             max_body: self.max_body,
+            timeout: self.timeout,
             forward_headers,
         })
     }
@@ -474,6 +483,16 @@ fn verb(value: &OsString) -> Result<Verb, Failure> {
             value.to_string_lossy()
         ))),
     }
+}
+
+/// A duration given in seconds, decimals allowed (`2.5`): positive and finite.
+fn seconds(text: &str) -> Result<Duration, String> {
+    let not = || format!("`{text}` is not a number of seconds");
+    let seconds: f64 = text.parse().map_err(|_| not())?;
+    if seconds <= 0.0 {
+        return Err(not());
+    }
+    Duration::try_from_secs_f64(seconds).map_err(|_| not())
 }
 
 /// The upstream's URL: `http://` added when no scheme is given. TLS is
@@ -588,7 +607,7 @@ mod tests {
         let job = gateway(
             "gateway -I inc --proto a.proto --upstream localhost:50051 --proto-names \
              --indent 1 --ignore-unknown-fields --allow-unknown-parameters --max-body 10 \
-             --forward-header X-Request-Id --forward-header x-b",
+             --timeout 2.5 --forward-header X-Request-Id --forward-header x-b",
         )
         .unwrap();
         assert_eq!(job.upstream, "http://localhost:50051");
@@ -600,6 +619,7 @@ mod tests {
         assert_eq!(job.decode, DecodeOptions::new().ignore_unknown_fields(true));
         assert!(job.allow_unknown_parameters);
         assert_eq!(job.max_body, Some(10));
+        assert_eq!(job.timeout, Some(Duration::from_millis(2500)));
         assert_eq!(job.forward_headers, ["x-request-id", "x-b"]);
         let job = gateway("gateway --descriptor-set s.pb --upstream http://[::1]:1 --listen :0");
         let job = job.unwrap();
@@ -623,6 +643,9 @@ mod tests {
             (format!("{base} --stream"), "--stream is an option of"),
             (format!("{base} in.json"), "reads no INPUT"),
             (format!("{base} --max-body x"), "invalid digit"),
+            (format!("{base} --timeout 1s"), "not a number of seconds"),
+            (format!("{base} --timeout 0"), "not a number of seconds"),
+            (format!("{base} --timeout inf"), "not a number of seconds"),
             (format!("{base} --forward-header a:b"), "not a header name"),
             (
                 "gateway --descriptor-set s.pb --upstream https://h:1".into(),

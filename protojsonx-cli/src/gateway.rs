@@ -82,6 +82,9 @@ fn options(job: &GatewayJob) -> Options {
     if let Some(bytes) = job.max_body {
         options = options.max_body(bytes);
     }
+    if let Some(limit) = job.timeout {
+        options = options.timeout(limit);
+    }
     options
 }
 

@@ -640,7 +640,7 @@ fn the_gateway_serves_a_descriptor_set_and_stops_on_sigterm() {
         &upstream,
     ];
     let gateway = Gateway::start(&args);
-    let expected = format!(", serving 11 methods (12 bindings) of {upstream}\n");
+    let expected = format!(", serving 12 methods (13 bindings) of {upstream}\n");
     assert!(gateway.banner.ends_with(&expected), "{}", gateway.banner);
     answers_without_upstream(&gateway);
     let (code, stderr) = gateway.terminate();
@@ -665,7 +665,7 @@ fn the_gateway_compiles_protos_with_their_rules() {
     for args in [&builtin[..], &vendored] {
         let gateway = Gateway::start(args);
         assert!(
-            gateway.banner.contains("(12 bindings)"),
+            gateway.banner.contains("(13 bindings)"),
             "{}",
             gateway.banner
         );

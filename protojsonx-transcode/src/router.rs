@@ -15,6 +15,7 @@ use futures_util::future::BoxFuture;
 use http::header::CONTENT_TYPE;
 use http::{HeaderMap, HeaderName, Request, Response, StatusCode};
 use protojsonx_runtime::{DecodeOptions, EncodeOptions, Error};
+use tokio::time::Instant;
 use tonic::Code;
 use tonic::metadata::{MetadataKey, MetadataMap, MetadataValue};
 
@@ -34,6 +35,7 @@ pub struct Options {
     max_body: usize,
     max_uri: usize,
     forward_headers: Vec<HeaderName>,
+    timeout: Option<Duration>,
 }
 
 impl Default for Options {
@@ -45,6 +47,7 @@ impl Default for Options {
             max_body: 4 << 20,
             max_uri: 8 << 10,
             forward_headers: vec![http::header::AUTHORIZATION],
+            timeout: None,
         }
     }
 }
@@ -56,6 +59,7 @@ impl fmt::Debug for Options {
             .field("max_body", &self.max_body)
             .field("max_uri", &self.max_uri)
             .field("forward_headers", &self.forward_headers)
+            .field("timeout", &self.timeout)
             .finish_non_exhaustive()
     }
 }
@@ -104,6 +108,16 @@ impl Options {
     /// `grpc-timeout` (the call's deadline). The default is `Authorization`.
     pub fn forward_headers(mut self, headers: impl IntoIterator<Item = HeaderName>) -> Self {
         self.forward_headers = headers.into_iter().collect();
+        self
+    }
+
+    /// The longest a request may take, from its match to its answer (a
+    /// stream's last message): the deadline of calls whose client sends
+    /// no `grpc-timeout`, and the most one may ask for. A body that has not
+    /// arrived by then is `408 Request Timeout`; a call that has not
+    /// answered, `504` with `DEADLINE_EXCEEDED`. The default is no limit.
+    pub fn timeout(mut self, limit: Duration) -> Self {
+        self.timeout = Some(limit);
         self
     }
 }
@@ -334,6 +348,15 @@ impl Inner {
                 ),
             ));
         }
+        let requested = parts.headers.get(&GRPC_TIMEOUT);
+        let requested = requested
+            .and_then(|v| v.to_str().ok())
+            .and_then(grpc_timeout);
+        let timeout = match (requested, self.options.timeout) {
+            (Some(requested), Some(limit)) => Some(requested.min(limit)),
+            (requested, limit) => requested.or(limit),
+        };
+        let deadline = timeout.and_then(|limit| Instant::now().checked_add(limit));
         let variables = self.variables(bindings)?;
         let (query, unknown) = (parts.uri.query(), self.options.unknown_parameters);
         let (schema, message, body_rule) = (&self.schema, route.request, &route.body);
@@ -346,34 +369,34 @@ impl Inner {
                 )
             })?;
         let mut documents = Vec::with_capacity(2);
-        let body_prefix = self
-            .body_document(route, &parts.headers, body, &mut documents)
-            .await?;
+        let body = self.body_document(route, &parts.headers, body, &mut documents);
+        let body_prefix = match deadline {
+            Some(deadline) => tokio::time::timeout_at(deadline, body)
+                .await
+                .unwrap_or_else(|_| {
+                    Err(refuse(
+                        StatusCode::REQUEST_TIMEOUT,
+                        Code::DeadlineExceeded,
+                        "the request body did not arrive within the request's deadline".into(),
+                    ))
+                }),
+            None => body.await,
+        }?;
         documents.push(params);
         let body_documents = documents.len() - 1;
-        let timeout = parts
-            .headers
-            .get(&GRPC_TIMEOUT)
-            .and_then(|v| v.to_str().ok())
-            .and_then(grpc_timeout);
         let call = Call {
             documents,
-            timeout,
+            timeout: deadline.map(|deadline| deadline.saturating_duration_since(Instant::now())),
             metadata: self.metadata(&parts.headers),
             extensions: parts.extensions,
             decode: self.options.decode,
             encode: self.options.encode,
         };
-        let deadline = timeout.and_then(|limit| tokio::time::Instant::now().checked_add(limit));
         let called = route.method.call(call);
-        let result = match timeout {
-            Some(limit) => tokio::time::timeout(limit, called)
+        let result = match deadline {
+            Some(deadline) => tokio::time::timeout_at(deadline, called)
                 .await
-                .unwrap_or_else(|_| {
-                    Err(CallError::Status(tonic::Status::deadline_exceeded(
-                        format!("{} gave no answer within the grpc-timeout", route.name),
-                    )))
-                }),
+                .unwrap_or_else(|_| Err(CallError::Status(expired(&route.name)))),
             None => called.await,
         };
         match result {
@@ -607,8 +630,8 @@ fn outdented(raw: &str) -> Vec<u8> {
     raw.replace(&newline_and_level, "\n").into_bytes()
 }
 
-/// `items`, ended with `DEADLINE_EXCEEDED` at `deadline` (the call's
-/// `grpc-timeout`) unless they end before: the router stops waiting for a
+/// `items`, ended with `DEADLINE_EXCEEDED` at `deadline` (the request's)
+/// unless they end before: the router stops waiting for a
 /// stream's messages, the first included, as it stops waiting for a unary
 /// answer.
 fn until(
@@ -618,28 +641,28 @@ fn until(
 ) -> futures_util::stream::BoxStream<'static, Result<Vec<u8>, tonic::Status>> {
     use futures_util::StreamExt;
     use futures_util::future::{Either, select};
-    let expired = Box::pin(tokio::time::sleep_until(deadline));
-    futures_util::stream::unfold(Some((items, expired)), move |state| {
+    let alarm = Box::pin(tokio::time::sleep_until(deadline));
+    futures_util::stream::unfold(Some((items, alarm)), move |state| {
         let name = name.clone();
         async move {
-            let (mut items, mut expired) = state?;
-            let next = match select(items.next(), &mut expired).await {
+            let (mut items, mut alarm) = state?;
+            let next = match select(items.next(), &mut alarm).await {
                 Either::Left((item, _)) => Some(item),
                 Either::Right(_) => None,
             };
             match next {
-                Some(Some(item)) => Some((item, Some((items, expired)))),
+                Some(Some(item)) => Some((item, Some((items, alarm)))),
                 Some(None) => None,
-                None => Some((
-                    Err(tonic::Status::deadline_exceeded(format!(
-                        "{name} gave no answer within the grpc-timeout"
-                    ))),
-                    None,
-                )),
+                None => Some((Err(expired(&name)), None)),
             }
         }
     })
     .boxed()
+}
+
+/// The status of a call `name` that did not answer by its deadline.
+fn expired(name: &str) -> tonic::Status {
+    tonic::Status::deadline_exceeded(format!("{name} gave no answer within its deadline"))
 }
 
 /// The deadline a `grpc-timeout` value gives (`100m`, `5S`: digits then a

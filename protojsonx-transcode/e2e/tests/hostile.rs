@@ -539,33 +539,38 @@ impl Method for Ends {
     }
 }
 
-/// A router of one binding, `GET /v1/wait`, served by `method`.
+/// A router of two bindings, `GET /v1/wait` and `POST /v1/wait` with
+/// `body: "*"`, served by `method`.
 fn router_of(method: impl Method) -> Router {
+    router_with(method, Options::new())
+}
+
+/// [`router_of`] with `options`.
+fn router_with(method: impl Method, options: Options) -> Router {
     let empty = SchemaMessage {
         full_name: "test.Empty".into(),
         fields: Vec::new().into(),
     };
     let mut builder = RouterBuilder::new(Schema::new(vec![empty]), Arc::new(generated_status_json));
-    let binding = Binding {
-        method: "GET".into(),
-        path: "/v1/wait".into(),
-        body: BodyRule::None,
-        response_body: None,
-    };
-    builder
-        .route(
-            "/test.Slow/Wait",
-            &binding,
-            "test.Empty",
-            "test.Empty",
-            Arc::new(method),
-        )
-        .unwrap();
+    builder.options(options);
+    let method: Arc<dyn Method> = Arc::new(method);
+    for (verb, body) in [("GET", BodyRule::None), ("POST", BodyRule::Whole)] {
+        let binding = Binding {
+            method: verb.into(),
+            path: "/v1/wait".into(),
+            body,
+            response_body: None,
+        };
+        let name = "/test.Slow/Wait";
+        builder
+            .route(name, &binding, "test.Empty", "test.Empty", method.clone())
+            .unwrap();
+    }
     builder.build()
 }
 
 /// What the router says when the deadline passes.
-const EXPIRED: &str = "/test.Slow/Wait gave no answer within the grpc-timeout";
+const EXPIRED: &str = "/test.Slow/Wait gave no answer within its deadline";
 
 /// A `grpc-timeout` that passes before a unary method answers is a 504
 /// with `DEADLINE_EXCEEDED`.
@@ -624,6 +629,72 @@ async fn a_stream_is_not_polled_after_its_end() {
             assert_eq!(answered.text(), answer);
         }
     }
+}
+
+/// The router's timeout is the deadline of a call without `grpc-timeout`,
+/// and the most a client's may be; a shorter `grpc-timeout` still applies.
+#[tokio::test]
+async fn the_router_timeout_bounds_every_call() {
+    let short = Options::new().timeout(Duration::from_millis(20));
+    let long = Options::new().timeout(Duration::from_secs(60));
+    for (options, headers) in [
+        (short.clone(), &[][..]),
+        (short, &[("grpc-timeout", &b"50S"[..])][..]),
+        (long, &[("grpc-timeout", &b"20m"[..])][..]),
+    ] {
+        let router = router_with(Slow::NEVER, options);
+        let started = Instant::now();
+        let get = request("GET", "/v1/wait", headers, Body::empty());
+        serve(&router, get).await.assert_error(504, 4, EXPIRED);
+        assert!(started.elapsed() >= Duration::from_millis(20));
+    }
+}
+
+/// A body that has not arrived by the request's deadline is a 408.
+#[tokio::test]
+async fn a_body_that_does_not_arrive_in_time_is_408() {
+    let router = router_with(
+        Slow::NEVER,
+        Options::new().timeout(Duration::from_millis(20)),
+    );
+    let never = futures_util::stream::pending::<Result<Bytes, Infallible>>();
+    let json = ("content-type", &b"application/json"[..]);
+    let post = request("POST", "/v1/wait", &[json], Body::from_stream(never));
+    let message = "the request body did not arrive within the request's deadline";
+    serve(&router, post).await.assert_error(408, 4, message);
+}
+
+/// A method is told the time left of the request's deadline (the gateway
+/// passes it upstream as its `grpc-timeout`), none without one.
+#[tokio::test]
+async fn a_call_is_told_the_time_left() {
+    struct Told(Arc<std::sync::Mutex<Vec<Option<Duration>>>>);
+    impl Method for Told {
+        fn streaming(&self) -> Streaming {
+            Streaming::Unary
+        }
+        fn call(&self, call: Call) -> BoxFuture<'static, Result<Answer, CallError>> {
+            self.0.lock().unwrap().push(call.timeout);
+            let metadata = tonic::metadata::MetadataMap::new();
+            Box::pin(async move {
+                Ok(Answer::Message {
+                    json: b"{}".to_vec(),
+                    metadata,
+                })
+            })
+        }
+    }
+    let told = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let limit = Duration::from_secs(60);
+    for options in [Options::new(), Options::new().timeout(limit)] {
+        let router = router_with(Told(told.clone()), options);
+        let answered = serve(&router, request("GET", "/v1/wait", &[], Body::empty())).await;
+        assert_eq!(answered.status, StatusCode::OK);
+    }
+    let told = told.lock().unwrap();
+    assert_eq!(told[0], None);
+    let left = told[1].expect("a deadline");
+    assert!(left <= limit && left > limit - PATIENCE, "{left:?}");
 }
 
 /// `grpc-timeout` values that are not digits and a unit (at most eight
