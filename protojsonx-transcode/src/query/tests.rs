@@ -1057,6 +1057,31 @@ mod properties {
         prop::collection::vec(piece(), 0..40).prop_map(|pieces| pieces.concat())
     }
 
+    /// A request's other parts: a path variable bound to one of `bound`
+    /// (`""`: none), a body rule, and whether unknown parameters are ignored.
+    fn shape(
+        bound: Vec<&'static str>,
+    ) -> impl Strategy<Value = (Vec<(&'static str, &'static str)>, Body, UnknownParameters)> {
+        let choices = (prop::sample::select(bound), 0..3, any::<bool>());
+        choices.prop_map(|(bound, body, ignore)| {
+            let vars = if bound.is_empty() {
+                vec![]
+            } else {
+                vec![(bound, "v")]
+            };
+            let body = match body {
+                0 => Body::None,
+                1 => Body::Whole,
+                _ => Body::Field("shelf".into()),
+            };
+            let unknown = match ignore {
+                true => UnknownParameters::Ignore,
+                false => UnknownParameters::Reject,
+            };
+            (vars, body, unknown)
+        })
+    }
+
     /// Well-formed query strings: names of top-level fields (most of
     /// them), of nested and unknown ones, each with a value.
     fn well_formed_query() -> impl Strategy<Value = String> {
@@ -1098,17 +1123,8 @@ mod properties {
         #[test]
         fn the_direct_path_writes_the_general_document(
             query in prop_oneof![1 => query(), 3 => well_formed_query()],
-            bound in prop::sample::select(vec!["", "name", "pageSize", "tags", "shelf.name"]),
-            body in prop::sample::select(vec![0, 1, 2]),
-            ignore in any::<bool>(),
+            (vars, body, unknown) in shape(vec!["", "name", "pageSize", "tags", "shelf.name"]),
         ) {
-            let vars = if bound.is_empty() { vec![] } else { vec![(bound, "v")] };
-            let body = match body {
-                0 => Body::None,
-                1 => Body::Whole,
-                _ => Body::Field("shelf".into()),
-            };
-            let unknown = if ignore { UnknownParameters::Ignore } else { UnknownParameters::Reject };
             let general = build_with(&vars, &query, &body, unknown);
             let (schema, vars) = (schema(), variables(&vars));
             if let Some(json) = flat::document(schema.message(REQUEST), &vars, Some(&query), &body) {
@@ -1123,17 +1139,8 @@ mod properties {
         #[test]
         fn any_query_builds_valid_json_or_an_error(
             query in query(),
-            bound in prop::sample::select(vec!["", "name", "shelf.name", "node.child.value"]),
-            body in prop::sample::select(vec![0, 1, 2]),
-            ignore in any::<bool>(),
+            (vars, body, unknown) in shape(vec!["", "name", "shelf.name", "node.child.value"]),
         ) {
-            let vars = if bound.is_empty() { vec![] } else { vec![(bound, "v")] };
-            let body = match body {
-                0 => Body::None,
-                1 => Body::Whole,
-                _ => Body::Field("shelf".into()),
-            };
-            let unknown = if ignore { UnknownParameters::Ignore } else { UnknownParameters::Reject };
             if let Ok(json) = build_with(&vars, &query, &body, unknown) {
                 prop_assert!(serde_json::from_str::<serde_json::Value>(&json).is_ok(), "{json}");
             }
