@@ -673,6 +673,44 @@ fn the_gateway_compiles_protos_with_their_rules() {
     }
 }
 
+/// An `edition = "2023"` file's rules are served: the gateway reads them
+/// through the vendored protoc and types parameters by the edition's fields.
+#[test]
+fn the_gateway_serves_an_editions_file() {
+    let dir = scratch("editions-gateway");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("ed/v1")).unwrap();
+    std::fs::write(
+        dir.join("ed/v1/counter.proto"),
+        "edition = \"2023\";\npackage ed.v1;\nimport \"google/api/annotations.proto\";\n\
+         message Count {\n  string name = 1;\n  int32 step = 2 [features.field_presence = IMPLICIT];\n}\n\
+         service Counter {\n  rpc Add(Count) returns (Count) {\n    \
+         option (google.api.http) = {post: \"/v1/{name=counters/*}:add\"};\n  }\n}\n",
+    )
+    .unwrap();
+    let (root, proto) = (dir.to_str().unwrap(), dir.join("ed/v1/counter.proto"));
+    let upstream = closed_upstream();
+    let args = [
+        "-I",
+        root,
+        "--proto",
+        proto.to_str().unwrap(),
+        "--upstream",
+        &upstream,
+    ];
+    let gateway = Gateway::start(&args);
+    assert!(
+        gateway.banner.contains("serving 1 method (1 binding)"),
+        "{}",
+        gateway.banner
+    );
+    let (status, body) = gateway.send("POST", "/v1/counters/a:add?step=2", "");
+    assert_eq!(status, 503, "{body}");
+    let (status, body) = gateway.send("POST", "/v1/counters/a:add?step=two", "");
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("invalid query parameter `step`"), "{body}");
+}
+
 #[test]
 fn gateway_errors() {
     // A set decoded and re-encoded through prost-types loses the methods'
