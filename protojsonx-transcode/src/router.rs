@@ -6,6 +6,7 @@
 use std::borrow::Cow;
 use std::convert::Infallible;
 use std::fmt;
+use std::future::Future;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
@@ -348,15 +349,7 @@ impl Inner {
                 ),
             ));
         }
-        let requested = parts.headers.get(&GRPC_TIMEOUT);
-        let requested = requested
-            .and_then(|v| v.to_str().ok())
-            .and_then(grpc_timeout);
-        let timeout = match (requested, self.options.timeout) {
-            (Some(requested), Some(limit)) => Some(requested.min(limit)),
-            (requested, limit) => requested.or(limit),
-        };
-        let deadline = timeout.and_then(|limit| Instant::now().checked_add(limit));
+        let deadline = self.deadline(&parts.headers);
         let variables = self.variables(bindings)?;
         let (query, unknown) = (parts.uri.query(), self.options.unknown_parameters);
         let (schema, message, body_rule) = (&self.schema, route.request, &route.body);
@@ -370,18 +363,14 @@ impl Inner {
             })?;
         let mut documents = Vec::with_capacity(2);
         let body = self.body_document(route, &parts.headers, body, &mut documents);
-        let body_prefix = match deadline {
-            Some(deadline) => tokio::time::timeout_at(deadline, body)
-                .await
-                .unwrap_or_else(|_| {
-                    Err(refuse(
-                        StatusCode::REQUEST_TIMEOUT,
-                        Code::DeadlineExceeded,
-                        "the request body did not arrive within the request's deadline".into(),
-                    ))
-                }),
-            None => body.await,
-        }?;
+        let body_prefix = within(deadline, body, || {
+            refuse(
+                StatusCode::REQUEST_TIMEOUT,
+                Code::DeadlineExceeded,
+                "the request body did not arrive within the request's deadline".into(),
+            )
+        })
+        .await?;
         documents.push(params);
         let body_documents = documents.len() - 1;
         let call = Call {
@@ -393,12 +382,7 @@ impl Inner {
             encode: self.options.encode,
         };
         let called = route.method.call(call);
-        let result = match deadline {
-            Some(deadline) => tokio::time::timeout_at(deadline, called)
-                .await
-                .unwrap_or_else(|_| Err(CallError::Status(expired(&route.name)))),
-            None => called.await,
-        };
+        let result = within(deadline, called, || CallError::Status(expired(&route.name))).await;
         match result {
             Ok(Answer::Message { json, metadata }) => {
                 let json = match &route.response_body {
@@ -454,6 +438,20 @@ impl Inner {
                 &self.options.encode,
             )),
         }
+    }
+
+    /// The request's deadline: the sooner of its `grpc-timeout` and the
+    /// router's timeout, from now.
+    fn deadline(&self, headers: &HeaderMap) -> Option<Instant> {
+        let requested = headers.get(&GRPC_TIMEOUT);
+        let requested = requested
+            .and_then(|v| v.to_str().ok())
+            .and_then(grpc_timeout);
+        let timeout = match (requested, self.options.timeout) {
+            (Some(requested), Some(limit)) => Some(requested.min(limit)),
+            (requested, limit) => requested.or(limit),
+        };
+        timeout.and_then(|limit| Instant::now().checked_add(limit))
     }
 
     /// The path's variables as text: a value whose escapes decode to bytes
@@ -658,6 +656,20 @@ fn until(
         }
     })
     .boxed()
+}
+
+/// `future`'s result, or `expired()` when `deadline` comes first.
+async fn within<T, E>(
+    deadline: Option<Instant>,
+    future: impl Future<Output = Result<T, E>>,
+    expired: impl FnOnce() -> E,
+) -> Result<T, E> {
+    match deadline {
+        Some(deadline) => tokio::time::timeout_at(deadline, future)
+            .await
+            .unwrap_or_else(|_| Err(expired())),
+        None => future.await,
+    }
 }
 
 /// The status of a call `name` that did not answer by its deadline.
