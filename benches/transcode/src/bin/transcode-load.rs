@@ -20,13 +20,12 @@
 //! `--smoke` runs every case and way for a fraction of a second with the
 //! in-process loop (no wrk), checking answers, and writes nothing.
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::fmt::Write as _;
 use std::io::{BufRead, BufReader, Write as _};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command, ExitCode, Stdio};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
@@ -40,33 +39,11 @@ use protojsonx_bench_transcode::catalog::catalog_client::CatalogClient;
 use protojsonx_bench_transcode::{CALLS, CASES, Case, Service};
 use tonic::transport::Channel;
 
-/// The system allocator, counting calls and requested bytes (`alloc` and
-/// `realloc`, the new size for `realloc`), as `benches/src/bin/allocs.rs`.
-struct Counting;
-
-static ALLOCS: AtomicU64 = AtomicU64::new(0);
-static BYTES: AtomicU64 = AtomicU64::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCS.fetch_add(1, Relaxed);
-        BYTES.fetch_add(layout.size() as u64, Relaxed);
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCS.fetch_add(1, Relaxed);
-        BYTES.fetch_add(new_size as u64, Relaxed);
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+#[path = "../../../src/counting.rs"]
+mod counting;
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: counting::Counting = counting::Counting;
 
 type Error = Box<dyn std::error::Error + Send + Sync>;
 
@@ -120,11 +97,8 @@ fn serve(args: &[String]) -> Result<(), Error> {
             for line in std::io::stdin().lock().lines() {
                 match line.as_deref() {
                     Ok("stats") => {
-                        let (allocs, bytes, calls) = (
-                            ALLOCS.load(Relaxed),
-                            BYTES.load(Relaxed),
-                            CALLS.load(Relaxed),
-                        );
+                        let (allocs, bytes) = counting::counts();
+                        let calls = CALLS.load(Relaxed);
                         println!("{allocs} {bytes} {calls}");
                         let _ = std::io::stdout().flush();
                     }
